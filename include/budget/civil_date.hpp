@@ -1,0 +1,55 @@
+// Civil (calendar) dates and their conversion to instants in the cluster's time zone.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "budget/units.hpp"
+
+namespace budget {
+
+// A proleptic Gregorian calendar date. Month 1..12, day 1..31 (validated).
+struct CivilDate {
+  int year = 1970;
+  int month = 1;
+  int day = 1;
+
+  friend bool operator==(const CivilDate&, const CivilDate&) = default;
+  friend auto operator<=>(const CivilDate&, const CivilDate&) = default;
+};
+
+// Parses "YYYY-MM-DD"; nullopt if malformed or not a real date (2026-02-30).
+std::optional<CivilDate> ParseCivilDate(std::string_view text);
+
+// "YYYY-MM-DD".
+std::string FormatCivilDate(const CivilDate& d);
+
+// The 1st of the month `months` calendar months after d's month (negative: before).
+CivilDate FirstOfMonthAfter(const CivilDate& d, int months);
+
+// d plus `days` days.
+CivilDate AddDays(const CivilDate& d, int days);
+
+// Days since 1970-01-01 and back (Howard Hinnant's algorithms).
+long DaysFromCivil(const CivilDate& d);
+CivilDate CivilFromDays(long days);
+
+// How civil dates become instants. Month boundaries are midnight in the
+// cluster's time zone; the plugin uses the controller's local time, tests use UTC.
+class TimeZone {
+ public:
+  static TimeZone Utc();
+  static TimeZone Local();  // the process's TZ, as mktime(3) sees it
+
+  // The instant of 00:00:00 on `d` in this zone.
+  UnixTime MidnightOf(const CivilDate& d) const;
+  // The civil date at instant t in this zone.
+  CivilDate DateAt(UnixTime t) const;
+
+ private:
+  explicit TimeZone(bool utc) : utc_(utc) {}
+  bool utc_;
+};
+
+}  // namespace budget

@@ -1,0 +1,16 @@
+// The verbs of sbudget: each file adds one subcommand to the application.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace budget::cli {
+
+// Exit codes shared by every verb.
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFailure = 1;    // the command ran and found a problem
+inline constexpr int kExitBadUsage = 2;   // bad arguments: one-line error
+
+void AddSimulateCommand(CLI::App& app);     // simulate.cpp
+void AddCheckConfigCommand(CLI::App& app);  // check_config.cpp
+
+}  // namespace budget::cli
