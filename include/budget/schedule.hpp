@@ -21,8 +21,9 @@ struct Grace {
 
 Grace GraceFor(GpuSeconds credit);
 
-// (1 - grace) * expected, rounded down to a whole GPU-second (the project's
-// favour); 0 when expected <= 0 (ahead of the line: there is no minimal).
+// (1 - grace) * expected, rounded to the nearest whole GPU-second (halves
+// down, in the project's favour); 0 when expected <= 0 (ahead of the line:
+// there is no minimal).
 GpuSeconds MinimalOf(GpuSeconds expected, const Grace& grace);
 
 // One month of a project's schedule. All amounts in GPU-seconds.
