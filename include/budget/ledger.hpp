@@ -1,0 +1,214 @@
+// The usage ledger: GPU-seconds charged per project, user, project month and role.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "budget/calendar.hpp"
+#include "budget/civil_date.hpp"
+#include "budget/partition.hpp"
+#include "budget/result.hpp"
+#include "budget/schedule.hpp"
+#include "budget/units.hpp"
+
+namespace budget {
+
+// What the ledger needs to know of a project (built from budget.conf).
+struct ProjectTerms {
+  std::string account;       // the Slurm account
+  GpuSeconds credit = 0;     // C, > 0
+  ProjectCalendar calendar;  // start, D months, end
+
+  // One month of credit, C / D rounded down to a GPU-second: the `low`
+  // allowance of policy.md §4.
+  GpuSeconds MonthlyBudget() const;
+};
+
+// Usage of one project or one user, in GPU-seconds, by project month:
+//   [0]      the preparatory period (before the start): recorded, not charged;
+//   [1..D]   the project's months;
+//   [D+1]    from the end on (a job running past the end): recorded, not charged
+//            to any month of the schedule.
+// The vectors grow on demand; a month past the end of a vector has usage 0.
+// All amounts are >= 0.
+struct Usage {
+  std::vector<GpuSeconds> budgeted;  // in partitions of role kBudgeted
+  std::vector<GpuSeconds> low;       // in partitions of role kLow
+  // Fair-share usage: every GPU-second accrued (budgeted, low and preparatory
+  // alike), decayed by Ledger::DecayTo. >= 0, finite.
+  double decayed = 0.0;
+
+  GpuSeconds Budgeted(int month) const;  // 0 outside the vector
+  GpuSeconds Low(int month) const;       // 0 outside the vector
+  // Low usage charged to the low allowance: months >= 1 (the whole life of the
+  // project; preparatory usage is not charged, whatever its partition).
+  GpuSeconds LowCharged() const;
+  // Month 0, both roles.
+  GpuSeconds Preparatory() const;
+  // Every month, both roles.
+  GpuSeconds Total() const;
+
+  friend bool operator==(const Usage&, const Usage&) = default;
+};
+
+// A user's usage in one project, with the fractions Accrue has not yet charged.
+struct UserUsage : Usage {
+  // Thousandths of a GPU-second billed by Accrue but not yet a whole
+  // GPU-second, indexed by PartitionRole (kBudgeted = 0, kLow = 1). In [0, 1000).
+  std::array<std::int64_t, 2> carry_milli{};
+
+  friend bool operator==(const UserUsage&, const UserUsage&) = default;
+};
+
+// A project's record. Invariant (checked by Ledger::Restore, kept by every
+// operation): for every month and role, `total` equals the sum over `users`.
+// total.decayed equals the users' sum up to floating-point rounding.
+struct ProjectUsage {
+  Usage total;
+  // Months 1..closed_months have been closed by CloseMonths. 0..D.
+  int closed_months = 0;
+  std::map<std::string, UserUsage, std::less<>> users;
+
+  friend bool operator==(const ProjectUsage&, const ProjectUsage&) = default;
+};
+
+// One month closed by Ledger::CloseMonths.
+struct ClosedMonth {
+  std::string account;
+  int month = 0;  // 1..D
+  MonthRow row;   // closed: used, lost, graced, remaining
+
+  friend bool operator==(const ClosedMonth&, const ClosedMonth&) = default;
+};
+
+// The usage ledger of every project. A value type: copy it, compare it, save
+// it with state_file.hpp. Projects are created on first use (Accrue, Record,
+// CloseMonths); users likewise.
+//
+// Late usage: usage may arrive for a month that is already closed (a tick
+// accrued after CloseMonths). It is kept in that month, as policy.md §2 wants,
+// and the schedule, a replay of the ledger, re-evaluates that month: nothing is
+// lost or counted twice, but a ClosedMonth row reported earlier is then stale.
+// To avoid that, accrue up to `now` before calling CloseMonths(now).
+class Ledger {
+ public:
+  Ledger() = default;
+
+  // Rebuilds a ledger from saved records (the state file). Checks every
+  // invariant and says which one fails: amounts >= 0, carries in [0, 1000),
+  // decayed usage finite and >= 0, closed_months >= 0, project totals equal to
+  // the sum over users for every month and role.
+  static Result<Ledger> Restore(std::map<std::string, ProjectUsage, std::less<>> projects,
+                                std::optional<UnixTime> decayed_at);
+
+  // Charges `nodes` nodes of `partition` over [from, to) to the project and
+  // the user: usage in a kLow partition goes to the low usage, any other to
+  // the budgeted usage. [from, to) is split at the project's month boundaries
+  // (SplitByProjectMonth, midnight of the 1st in `zone`).
+  //
+  // Rounding rule (no fraction lost across many ticks): each slice bills
+  // nodes x seconds x partition.rate thousandths of a GPU-second. The
+  // thousandths are added to the user's carry for that role
+  // (UserUsage::carry_milli); the whole GPU-seconds of the sum are charged to
+  // the slice's month and the rest, < 1000, stays in the carry for the next
+  // accrual. So the total charged for a user and role is always exactly
+  // floor(sum of node-seconds x rate / 1000): 3600 ticks of 1 node-second at
+  // 0.25 GPUh per node-hour charge 900 GPU-seconds, as one tick of 3600 does.
+  // With an empty carry one accrual charges exactly Bill(node_seconds, rate).
+  // The project is charged exactly what its users are charged.
+  //
+  // The whole GPU-seconds also add to the fair-share (decayed) usage of the
+  // project and the user. Nothing happens when nodes <= 0 or to <= from.
+  // partition.rate must be >= 0.
+  void Accrue(const ProjectTerms& terms, const TimeZone& zone, std::string_view user,
+              const PartitionRate& partition, std::int64_t nodes, UnixTime from, UnixTime to);
+
+  // Adds `amount` GPU-seconds (>= 0) of `role` usage to project month `month`
+  // (>= 0, see Usage) of the project and the user: the usage-import path.
+  // Imported usage has no time of its own (whole calendar months), so it is
+  // not added to the fair-share (decayed) usage: fair-share starts from the
+  // plugin's own accruals. Creates the project and the user even when
+  // amount is 0.
+  void Record(std::string_view account, std::string_view user, int month, PartitionRole role,
+              GpuSeconds amount);
+
+  // Multiplies every decayed usage by 2^(-(now - last) / half_life_seconds),
+  // `last` being the time of the previous call, then remembers `now`.
+  // The first call only remembers `now` (usage before it is not decayed).
+  // half_life_seconds <= 0: no decay (the time is still remembered).
+  // now <= last (the clock went back): nothing changes, `last` stays.
+  void DecayTo(UnixTime now, std::int64_t half_life_seconds);
+
+  // Closes, for each project in `projects` in that order, every month m not
+  // yet closed whose end, midnight in `zone` of calendar.MonthStart(m + 1),
+  // is <= now, in month order: after a downtime several months close at once.
+  // Each closed month is replayed through budget::Schedule with the budgeted
+  // usage of that month and returned. Calling it again changes nothing and
+  // returns nothing. Projects of the ledger not in `projects` are left alone.
+  // A project with no usage yet is created (its months close with used 0).
+  std::vector<ClosedMonth> CloseMonths(const std::vector<ProjectTerms>& projects,
+                                       const TimeZone& zone, UnixTime now);
+
+  // The project's schedule: a Schedule(terms.credit, D) with months
+  // 1..min(closed_months, D) closed with their budgeted usage. An unknown
+  // project has no closed month.
+  Schedule ScheduleOf(const ProjectTerms& terms) const;
+
+  // nullptr when the account has never been seen.
+  const ProjectUsage* Find(std::string_view account) const;
+  // Every project, by account; each with its users by name.
+  const std::map<std::string, ProjectUsage, std::less<>>& projects() const { return projects_; }
+  // The time of the last DecayTo; nullopt before the first.
+  std::optional<UnixTime> decayed_at() const { return decayed_at_; }
+
+  friend bool operator==(const Ledger&, const Ledger&) = default;
+
+ private:
+  ProjectUsage& ProjectOf(std::string_view account);
+  static UserUsage& UserOf(ProjectUsage& project, std::string_view user);
+  // Adds whole GPU-seconds to one month and role of the project and the user.
+  static void Charge(ProjectUsage& project, UserUsage& user, int month, PartitionRole role,
+                     GpuSeconds amount);
+
+  std::map<std::string, ProjectUsage, std::less<>> projects_;
+  std::optional<UnixTime> decayed_at_;
+};
+
+// A project's position at `now` (what sshare, sprio and sbudget show).
+struct ProjectStatus {
+  ProjectState state = ProjectState::kPreparatory;
+  int month = 0;  // 0 before the start, 1..D, D+1 from the end on
+  // The open month when month is 1..D (ideal, expected, minimal); a default
+  // MonthRow (month 0) otherwise.
+  MonthRow open;
+  GpuSeconds used_this_month = 0;  // budgeted usage of `month` when 1..D, else 0
+  GpuSeconds outstanding = 0;      // open.expected - used_this_month when 1..D, else 0
+  // Before the start: credit. 1..D: credit - accounted(month - 1) -
+  // used_this_month. From the end on: credit - accounted(D). May be negative.
+  GpuSeconds remaining = 0;
+  GpuSeconds low_allowance = 0;  // MonthlyBudget()
+  GpuSeconds low_used = 0;       // Usage::LowCharged()
+  GpuSeconds preparatory_used = 0;  // Usage::Preparatory()
+  double decayed_usage = 0.0;       // the project's fair-share usage
+};
+
+// The status of a project at `now`:
+//   month 0                      -> kPreparatory
+//   month D+1                    -> kEnded
+//   else remaining <= 0 and low_used >= low_allowance -> kBlocked
+//   else remaining <= 0          -> kLow
+//   else                         -> kActive (whatever its low usage)
+// Precondition: the months ended before `now` are closed (CloseMonths ran),
+// so that the status and ScheduleOf agree. The status itself replays months
+// 1..month-1 from the recorded usage, so it is right even when they are not,
+// and when the clock went back behind the last closed month.
+// An account the ledger has never seen has no usage.
+ProjectStatus StatusOf(const Ledger& ledger, const ProjectTerms& terms, const TimeZone& zone,
+                       UnixTime now);
+
+}  // namespace budget

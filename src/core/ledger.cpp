@@ -1,0 +1,311 @@
+// The usage ledger: accrual, import, decay, month closing and project status.
+#include "budget/ledger.hpp"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <cstddef>
+#include <utility>
+
+#include "budget/billing.hpp"
+
+namespace budget {
+namespace {
+
+constexpr std::int64_t kMilli = 1000;
+
+std::size_t RoleIndex(PartitionRole role) { return role == PartitionRole::kLow ? 1U : 0U; }
+
+GpuSeconds At(const std::vector<GpuSeconds>& v, int month) {
+  if (month < 0 || static_cast<std::size_t>(month) >= v.size()) {
+    return 0;
+  }
+  return v[static_cast<std::size_t>(month)];
+}
+
+GpuSeconds Sum(const std::vector<GpuSeconds>& v, std::size_t first) {
+  GpuSeconds sum = 0;
+  for (std::size_t i = first; i < v.size(); ++i) {
+    sum += v[i];
+  }
+  return sum;
+}
+
+void AddAt(std::vector<GpuSeconds>& v, int month, GpuSeconds amount) {
+  const auto index = static_cast<std::size_t>(month);
+  if (v.size() <= index) {
+    v.resize(index + 1, 0);
+  }
+  [[maybe_unused]] const bool overflow = __builtin_add_overflow(v[index], amount, &v[index]);
+  assert(!overflow && "ledger: usage overflows int64 GPU-seconds");
+}
+
+// Replays months 1..months of the recorded budgeted usage.
+Schedule Replay(const ProjectTerms& terms, const Usage& usage, int months) {
+  Schedule schedule(terms.credit, terms.calendar.months());
+  const int last = std::min(months, terms.calendar.months());
+  for (int m = 1; m <= last; ++m) {
+    [[maybe_unused]] const Status closed = schedule.Close(m, usage.Budgeted(m));
+    assert(closed.ok() && "ledger: replaying a month of the schedule failed");
+  }
+  return schedule;
+}
+
+std::string Quoted(std::string_view s) { return "\"" + std::string(s) + "\""; }
+
+// Checks that `total` equals the sum of the users' vectors, month by month.
+Status CheckSums(std::string_view account, std::string_view role,
+                 const std::vector<GpuSeconds>& total,
+                 const std::vector<const std::vector<GpuSeconds>*>& parts) {
+  std::size_t months = total.size();
+  for (const auto* part : parts) {
+    months = std::max(months, part->size());
+  }
+  for (std::size_t m = 0; m < months; ++m) {
+    GpuSeconds sum = 0;
+    for (const auto* part : parts) {
+      if (__builtin_add_overflow(sum, At(*part, static_cast<int>(m)), &sum)) {
+        return Error{"project " + Quoted(account) + ": " + std::string(role) +
+                     " usage of month " + std::to_string(m) + " overflows"};
+      }
+    }
+    const GpuSeconds recorded = At(total, static_cast<int>(m));
+    if (sum != recorded) {
+      return Error{"project " + Quoted(account) + ": " + std::string(role) + " usage of month " +
+                   std::to_string(m) + " is " + std::to_string(recorded) +
+                   " GPU-seconds but its users sum to " + std::to_string(sum)};
+    }
+  }
+  return Ok();
+}
+
+Status CheckUsage(const std::string& who, const Usage& usage) {
+  for (const auto* v : {&usage.budgeted, &usage.low}) {
+    for (std::size_t m = 0; m < v->size(); ++m) {
+      if ((*v)[m] < 0) {
+        return Error{who + ": negative usage " + std::to_string((*v)[m]) + " in month " +
+                     std::to_string(m)};
+      }
+    }
+  }
+  if (!std::isfinite(usage.decayed) || usage.decayed < 0) {
+    return Error{who + ": decayed usage must be finite and >= 0"};
+  }
+  return Ok();
+}
+
+}  // namespace
+
+GpuSeconds ProjectTerms::MonthlyBudget() const { return credit / calendar.months(); }
+
+GpuSeconds Usage::Budgeted(int month) const { return At(budgeted, month); }
+GpuSeconds Usage::Low(int month) const { return At(low, month); }
+GpuSeconds Usage::LowCharged() const { return Sum(low, 1); }
+GpuSeconds Usage::Preparatory() const { return Budgeted(0) + Low(0); }
+GpuSeconds Usage::Total() const { return Sum(budgeted, 0) + Sum(low, 0); }
+
+Result<Ledger> Ledger::Restore(std::map<std::string, ProjectUsage, std::less<>> projects,
+                               std::optional<UnixTime> decayed_at) {
+  for (const auto& [account, project] : projects) {
+    const std::string who = "project " + Quoted(account);
+    if (project.closed_months < 0) {
+      return Error{who + ": negative number of closed months"};
+    }
+    if (Status s = CheckUsage(who, project.total); !s.ok()) {
+      return Error{s.error()};
+    }
+    std::vector<const std::vector<GpuSeconds>*> budgeted;
+    std::vector<const std::vector<GpuSeconds>*> low;
+    for (const auto& [name, user] : project.users) {
+      const std::string user_who = who + " user " + Quoted(name);
+      if (Status s = CheckUsage(user_who, user); !s.ok()) {
+        return Error{s.error()};
+      }
+      for (const std::int64_t carry : user.carry_milli) {
+        if (carry < 0 || carry >= kMilli) {
+          return Error{user_who + ": carry " + std::to_string(carry) +
+                       " thousandths is outside [0, 1000)"};
+        }
+      }
+      budgeted.push_back(&user.budgeted);
+      low.push_back(&user.low);
+    }
+    if (Status s = CheckSums(account, "budgeted", project.total.budgeted, budgeted); !s.ok()) {
+      return Error{s.error()};
+    }
+    if (Status s = CheckSums(account, "low", project.total.low, low); !s.ok()) {
+      return Error{s.error()};
+    }
+  }
+  Ledger ledger;
+  ledger.projects_ = std::move(projects);
+  ledger.decayed_at_ = decayed_at;
+  return ledger;
+}
+
+ProjectUsage& Ledger::ProjectOf(std::string_view account) {
+  auto it = projects_.find(account);
+  if (it == projects_.end()) {
+    it = projects_.emplace(std::string(account), ProjectUsage{}).first;
+  }
+  return it->second;
+}
+
+UserUsage& Ledger::UserOf(ProjectUsage& project, std::string_view user) {
+  auto it = project.users.find(user);
+  if (it == project.users.end()) {
+    it = project.users.emplace(std::string(user), UserUsage{}).first;
+  }
+  return it->second;
+}
+
+void Ledger::Charge(ProjectUsage& project, UserUsage& user, int month, PartitionRole role,
+                    GpuSeconds amount) {
+  assert(month >= 0 && "ledger: negative project month");
+  assert(amount >= 0 && "ledger: negative usage");
+  // Zero amounts leave the vectors as they are, so that a saved ledger and
+  // its reload compare equal however many empty ticks were accrued.
+  if (amount == 0) {
+    return;
+  }
+  if (role == PartitionRole::kLow) {
+    AddAt(project.total.low, month, amount);
+    AddAt(user.low, month, amount);
+  } else {
+    AddAt(project.total.budgeted, month, amount);
+    AddAt(user.budgeted, month, amount);
+  }
+}
+
+void Ledger::Accrue(const ProjectTerms& terms, const TimeZone& zone, std::string_view user,
+                    const PartitionRate& partition, std::int64_t nodes, UnixTime from,
+                    UnixTime to) {
+  assert(partition.rate >= 0 && "ledger: negative partition rate");
+  if (nodes <= 0 || to <= from) {
+    return;
+  }
+  ProjectUsage& project = ProjectOf(terms.account);
+  UserUsage& record = UserOf(project, user);
+  std::int64_t& carry = record.carry_milli[RoleIndex(partition.role)];
+  for (const MonthSlice& slice : SplitByProjectMonth(terms.calendar, zone, from, to)) {
+    const std::int64_t node_seconds = nodes * (slice.to - slice.from);
+    // node_seconds x rate thousandths, split so that the product never
+    // exceeds int64 before the division: (q*1000 + r) * rate / 1000.
+    const std::int64_t fraction = (node_seconds % kMilli) * partition.rate + carry;
+    const GpuSeconds whole = (node_seconds / kMilli) * partition.rate + fraction / kMilli;
+    carry = fraction % kMilli;
+    Charge(project, record, slice.month, partition.role, whole);
+    project.total.decayed += static_cast<double>(whole);
+    record.decayed += static_cast<double>(whole);
+  }
+}
+
+void Ledger::Record(std::string_view account, std::string_view user, int month,
+                    PartitionRole role, GpuSeconds amount) {
+  assert(amount >= 0 && "ledger: Record of a negative amount");
+  assert(month >= 0 && "ledger: Record in a negative month");
+  ProjectUsage& project = ProjectOf(account);
+  Charge(project, UserOf(project, user), month, role, amount);
+}
+
+void Ledger::DecayTo(UnixTime now, std::int64_t half_life_seconds) {
+  if (!decayed_at_.has_value()) {
+    decayed_at_ = now;
+    return;
+  }
+  if (now <= *decayed_at_) {
+    // The clock went back (or did not move): decaying now and again once it
+    // has caught up would decay the same interval twice.
+    return;
+  }
+  if (half_life_seconds > 0) {
+    const double factor = std::exp2(-static_cast<double>(now - *decayed_at_) /
+                                    static_cast<double>(half_life_seconds));
+    for (auto& [account, project] : projects_) {
+      project.total.decayed *= factor;
+      for (auto& [name, user] : project.users) {
+        user.decayed *= factor;
+      }
+    }
+  }
+  decayed_at_ = now;
+}
+
+std::vector<ClosedMonth> Ledger::CloseMonths(const std::vector<ProjectTerms>& projects,
+                                             const TimeZone& zone, UnixTime now) {
+  std::vector<ClosedMonth> closed;
+  for (const ProjectTerms& terms : projects) {
+    const int months = terms.calendar.months();
+    const auto month_ended = [&](int m) {
+      return zone.MidnightOf(terms.calendar.MonthStart(m + 1)) <= now;
+    };
+    const auto it = projects_.find(terms.account);
+    const int already = it == projects_.end() ? 0 : it->second.closed_months;
+    if (already >= months || !month_ended(already + 1)) {
+      continue;  // nothing to close: leave unknown projects out of the ledger
+    }
+    ProjectUsage& project = ProjectOf(terms.account);
+    Schedule schedule = Replay(terms, project.total, project.closed_months);
+    for (int m = project.closed_months + 1; m <= months && month_ended(m); ++m) {
+      [[maybe_unused]] const Status s = schedule.Close(m, project.total.Budgeted(m));
+      assert(s.ok() && "ledger: closing the next month of the schedule failed");
+      project.closed_months = m;
+      closed.push_back(ClosedMonth{terms.account, m, schedule.closed().back()});
+    }
+  }
+  return closed;
+}
+
+Schedule Ledger::ScheduleOf(const ProjectTerms& terms) const {
+  const ProjectUsage* project = Find(terms.account);
+  if (project == nullptr) {
+    return Schedule(terms.credit, terms.calendar.months());
+  }
+  return Replay(terms, project->total, project->closed_months);
+}
+
+const ProjectUsage* Ledger::Find(std::string_view account) const {
+  const auto it = projects_.find(account);
+  return it == projects_.end() ? nullptr : &it->second;
+}
+
+ProjectStatus StatusOf(const Ledger& ledger, const ProjectTerms& terms, const TimeZone& zone,
+                       UnixTime now) {
+  const ProjectUsage* project = ledger.Find(terms.account);
+  const Usage no_usage;
+  const Usage& usage = project == nullptr ? no_usage : project->total;
+  const int months = terms.calendar.months();
+
+  ProjectStatus status;
+  status.month = terms.calendar.MonthAt(zone.DateAt(now));
+  status.low_allowance = terms.MonthlyBudget();
+  status.low_used = usage.LowCharged();
+  status.preparatory_used = usage.Preparatory();
+  status.decayed_usage = usage.decayed;
+
+  if (status.month <= 0) {
+    status.state = ProjectState::kPreparatory;
+    status.remaining = terms.credit;
+    return status;
+  }
+  const Schedule schedule = Replay(terms, usage, status.month - 1);
+  if (status.month > months) {
+    status.state = ProjectState::kEnded;
+    status.remaining = schedule.remaining();
+    return status;
+  }
+  status.open = schedule.Open();
+  status.used_this_month = usage.Budgeted(status.month);
+  status.outstanding = status.open.expected - status.used_this_month;
+  status.remaining = schedule.remaining() - status.used_this_month;
+  if (status.remaining > 0) {
+    status.state = ProjectState::kActive;
+  } else if (status.low_used >= status.low_allowance) {
+    status.state = ProjectState::kBlocked;
+  } else {
+    status.state = ProjectState::kLow;
+  }
+  return status;
+}
+
+}  // namespace budget
