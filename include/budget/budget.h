@@ -1,0 +1,191 @@
+/* The C ABI of slurm-budget: what the Slurm plugin (C) calls in the C++ core.
+ *
+ * Contract for every function:
+ * - never throws, never aborts on bad input: it returns a budget_status and,
+ *   when `err` is not NULL, writes a NUL-terminated message into err->text;
+ * - takes no Slurm lock and calls back into Slurm only through the optional
+ *   log callback, so it may be called with any Slurm lock held;
+ * - is thread-safe: an engine serialises calls with its own mutex;
+ * - strings passed in are borrowed for the duration of the call only.
+ * Units: time in Unix seconds, usage in GPU-seconds (1 GPUh = 3600).
+ */
+#ifndef BUDGET_BUDGET_H
+#define BUDGET_BUDGET_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+	BUDGET_OK = 0,
+	BUDGET_E_INVALID = 1,	/* a NULL or out-of-range argument */
+	BUDGET_E_CONFIG = 2,	/* budget.conf unreadable or invalid */
+	BUDGET_E_STATE = 3,	/* the ledger file could not be read or written */
+	BUDGET_E_NOT_FOUND = 4,	/* no project with that account */
+	BUDGET_E_INTERNAL = 5,	/* a bug or out of memory; logged */
+} budget_status;
+
+typedef struct {
+	char text[160];
+} budget_error;
+
+/* Severity for the log callback (mapped to Slurm's error/info/verbose). */
+typedef enum {
+	BUDGET_LOG_ERROR = 0,
+	BUDGET_LOG_INFO = 1,
+	BUDGET_LOG_DEBUG = 2,
+} budget_log_level;
+
+typedef void (*budget_log_fn)(budget_log_level level, const char *message);
+
+typedef struct budget_engine budget_engine;
+
+typedef struct {
+	const char *config_path;	/* budget.conf */
+	const char *state_path;		/* ledger file; NULL: keep nothing */
+	int64_t half_life_seconds;	/* PriorityDecayHalfLife; 0: none */
+	int use_utc;			/* months in UTC, else local time */
+	budget_log_fn log;		/* may be NULL */
+} budget_engine_options;
+
+/* Reads budget.conf and the ledger, and closes every month that ended
+ * before `now`. Fails, leaving *out NULL, when budget.conf is invalid (every
+ * error is logged with file:line; err holds the first) or when the ledger
+ * and its previous copy are both unreadable (never a silent reset). */
+budget_status budget_engine_open(const budget_engine_options *options,
+				 int64_t now, budget_engine **out,
+				 budget_error *err);
+void budget_engine_close(budget_engine *engine);
+
+/* Re-reads budget.conf. On error the last good configuration stays in
+ * force, every error is logged, and err holds the first. */
+budget_status budget_engine_reload(budget_engine *engine,
+				   const char *config_path, budget_error *err);
+budget_status budget_engine_set_half_life(budget_engine *engine,
+					  int64_t half_life_seconds);
+
+/* A running job's usage over [from, to): `nodes` nodes in `partition`. */
+typedef struct {
+	const char *account;
+	const char *user;
+	const char *partition;
+	uint32_t nodes;
+	int64_t from;
+	int64_t to;
+} budget_usage_sample;
+
+/* Charges a sample to the ledger (split at month boundaries). Accounts
+ * without a budget and partitions not in budget.conf are not charged
+ * (BUDGET_OK; nothing to do). */
+budget_status budget_engine_accrue(budget_engine *engine,
+				   const budget_usage_sample *sample,
+				   budget_error *err);
+
+/* Decays fair-share usage to `now` and closes every month that ended
+ * (in order; idempotent). Each close is logged. */
+budget_status budget_engine_advance(budget_engine *engine, int64_t now,
+				    budget_error *err);
+
+/* The instant usage was accounted up to when the ledger was last saved
+ * (0 for a fresh ledger): a restarted controller charges running jobs from
+ * there, so downtime is neither lost nor counted twice. */
+int64_t budget_engine_accounted_until(budget_engine *engine);
+
+/* Writes the ledger (temp file, fsync, rename; previous copy kept). */
+budget_status budget_engine_save(budget_engine *engine, int64_t now,
+				 budget_error *err);
+
+typedef enum {
+	BUDGET_PROJECT_NONE = 0,	/* the account has no budget */
+	BUDGET_PROJECT_PREPARATORY = 1,
+	BUDGET_PROJECT_ACTIVE = 2,
+	BUDGET_PROJECT_LOW = 3,
+	BUDGET_PROJECT_BLOCKED = 4,
+	BUDGET_PROJECT_ENDED = 5,
+} budget_project_state;
+
+/* What the plugin shows for a project in sshare and uses in sprio. */
+typedef struct {
+	budget_project_state state;
+	double fair_share;		/* [0, 1]: the FAIRSHARE factor */
+	double usage_gpu_seconds;	/* decayed usage: sshare RawUsage */
+	double effective_usage;		/* usage / shares: EffectvUsage */
+	double shares_gpu_hours;	/* expected this month, >= 0: RawShares */
+	double level;			/* position in the band: LevelFS */
+} budget_project_view;
+
+budget_status budget_engine_project(budget_engine *engine,
+				    const char *account, int64_t now,
+				    budget_project_view *out,
+				    budget_error *err);
+
+/* A user's decayed usage in a project (sshare RawUsage of the user row). */
+budget_status budget_engine_user_usage(budget_engine *engine,
+				       const char *account, const char *user,
+				       double *usage_gpu_seconds,
+				       budget_error *err);
+
+typedef enum {
+	BUDGET_PARTITION_UNBUDGETED = 0,	/* not in budget.conf */
+	BUDGET_PARTITION_BUDGETED = 1,
+	BUDGET_PARTITION_LOW = 2,
+} budget_partition_role;
+
+budget_partition_role budget_engine_partition_role(budget_engine *engine,
+						   const char *partition);
+
+/* The weights of slurm.conf (PriorityWeight*, PriorityMaxAge, flags). */
+typedef struct {
+	uint32_t age, assoc, fairshare, jobsize, partition, qos;
+	int64_t max_age_seconds;
+	int favor_small;
+	int small_relative_to_time;
+	uint32_t tres_count;
+	const double *tres;		/* tres_count weights */
+} budget_weights;
+
+budget_status budget_engine_set_weights(budget_engine *engine,
+					const budget_weights *weights,
+					budget_error *err);
+
+/* One job in one partition, as plain values copied from Slurm's records. */
+typedef struct {
+	int64_t now;
+	int64_t accrue_time;		/* 0: not accruing age */
+	const char *account;		/* NULL: no association */
+	const char *partition;
+	double assoc_norm, qos_norm, partition_norm;	/* [0, 1] */
+	uint32_t min_nodes, cpus, cluster_nodes, cluster_cpus;
+	uint32_t time_limit_minutes;
+	uint32_t tres_count;
+	const double *tres_fraction;	/* requested / partition total */
+	int64_t site;			/* unbiased site factor */
+	int64_t nice;			/* unbiased nice */
+} budget_job;
+
+/* The weighted factors (what sprio prints) and their sum. `tres` must point
+ * to job->tres_count doubles owned by the caller (may be NULL when 0). */
+typedef struct {
+	double age, assoc, fairshare, jobsize, partition, qos;
+	double *tres;
+	int64_t site, nice;
+	uint32_t priority;		/* >= 1 */
+} budget_job_priority;
+
+budget_status budget_engine_job_priority(budget_engine *engine,
+					 const budget_job *job,
+					 budget_job_priority *out,
+					 budget_error *err);
+
+/* The fair-share factor the sshare client computes (classic formula,
+ * 2^(-usage/shares)); 0 for shares <= 0. Pure: needs no engine. */
+double budget_classic_fs_factor(double effective_usage, double shares_norm);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* BUDGET_BUDGET_H */

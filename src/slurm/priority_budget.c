@@ -1,0 +1,1079 @@
+/*****************************************************************************\
+ *  priority_budget.c - PriorityType=priority/budget: GPU-hour project budgets
+ *  as scheduling priority. The only file that includes Slurm headers.
+ *
+ *  It copies Slurm records into the plain structs of include/budget/budget.h,
+ *  calls the C++ core through that C ABI, and writes the results back. The
+ *  budget arithmetic lives in the core; what stays here is Slurm's own
+ *  bookkeeping that priority/multifactor would otherwise do (TRES run
+ *  seconds, decayed TRES usage), done the way multifactor does it.
+ *
+ *  Locking (see docs/design.md and the facts in slurm-22.05-priority-plugin):
+ *  - slurmctld locks before assoc_mgr locks, released in reverse order;
+ *  - plugin_lock and the engine's own mutex are innermost: no Slurm lock is
+ *    ever requested while either is held;
+ *  - priority_p_set and priority_p_job_end run with the job write lock held by
+ *    the caller and so never call lock_slurmctld().
+\*****************************************************************************/
+
+#include "config.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <time.h>
+
+#include "slurm/slurm.h"
+#include "slurm/slurm_errno.h"
+
+#include "src/common/assoc_mgr.h"
+#include "src/common/list.h"
+#include "src/common/log.h"
+#include "src/common/site_factor.h"
+#include "src/common/slurm_mcs.h"
+#include "src/common/slurm_priority.h"
+#include "src/common/slurm_protocol_api.h"
+#include "src/common/xmalloc.h"
+#include "src/common/xstring.h"
+#include "src/slurmctld/locks.h"
+#include "src/slurmctld/slurmctld.h"
+
+#include "budget/budget.h"
+
+/*
+ * Controller globals, bound weakly: inside slurmctld they resolve to the
+ * executable's variables; in a client such as sshare (which loads this plugin
+ * for priority_p_calc_fs_factor) they stay NULL and the plugin runs in client
+ * mode. Defining fallback copies instead would break under -Bsymbolic or
+ * hidden visibility (facts §7.5).
+ */
+extern List job_list __attribute__((weak));
+extern time_t last_job_update __attribute__((weak));
+extern uint32_t cluster_cpus __attribute__((weak));
+extern int slurmctld_tres_cnt __attribute__((weak));
+extern uint16_t accounting_enforce __attribute__((weak));
+extern void *acct_db_conn __attribute__((weak));
+
+const char plugin_name[] = "Priority BUDGET plugin (GPU-hour project budgets)";
+const char plugin_type[] = "priority/budget";
+const uint32_t plugin_version = SLURM_VERSION_NUMBER;
+
+#define LEDGER_FILE "budget_ledger"
+
+static pthread_mutex_t plugin_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t calc_cond = PTHREAD_COND_INITIALIZER;
+static pthread_t calc_thread;
+static bool calc_thread_running = false;
+static bool plugin_shutdown = false;
+static budget_engine *engine = NULL;
+
+/* Copies of slurm.conf values, refreshed in init() and reconfig(). */
+static uint32_t weight_age, weight_assoc, weight_fs, weight_js, weight_part,
+	weight_qos;
+static double *weight_tres = NULL;	/* slurmctld_tres_cnt entries */
+static int weight_tres_cnt = 0;
+static uint16_t prio_flags = 0;
+static uint32_t calc_period = 300;
+
+/* Usage is accounted up to this instant (job write lock held to change it). */
+static time_t last_ran = 0;
+
+static bool _in_controller(void)
+{
+	return (&job_list != NULL) && (&cluster_cpus != NULL);
+}
+
+static void _log_from_core(budget_log_level level, const char *message)
+{
+	switch (level) {
+	case BUDGET_LOG_ERROR:
+		error("%s: %s", plugin_type, message);
+		break;
+	case BUDGET_LOG_INFO:
+		info("%s: %s", plugin_type, message);
+		break;
+	default:
+		log_flag(PRIO, "%s: %s", plugin_type, message);
+		break;
+	}
+}
+
+/* PriorityParameters=budget_conf=PATH, else budget.conf beside slurm.conf. */
+static char *_budget_conf_path(void)
+{
+	char *path = NULL, *slash;
+	const char *key = "budget_conf=";
+	char *params = slurm_conf.priority_params;
+	char *found = params ? strstr(params, key) : NULL;
+
+	if (found) {
+		path = xstrdup(found + strlen(key));
+		if ((slash = strchr(path, ',')))
+			*slash = '\0';
+		return path;
+	}
+	path = xstrdup(slurm_conf.slurm_conf ? slurm_conf.slurm_conf :
+		       "/etc/slurm/slurm.conf");
+	if ((slash = strrchr(path, '/')))
+		slash[1] = '\0';
+	else
+		xfree(path);
+	xstrcat(path, "budget.conf");
+	return path;
+}
+
+/* Copies the weights; must not be called with an assoc_mgr lock held
+ * (slurm_get_tres_weight_array takes the TRES read lock). */
+static void _read_weights(void)
+{
+	double *tres = NULL;
+	int tres_cnt = (&slurmctld_tres_cnt != NULL) ? slurmctld_tres_cnt : 0;
+	budget_weights weights;
+	budget_error err;
+
+	if (slurm_conf.priority_weight_tres && tres_cnt)
+		tres = slurm_get_tres_weight_array(
+			slurm_conf.priority_weight_tres, tres_cnt, false);
+
+	slurm_mutex_lock(&plugin_lock);
+	weight_age = slurm_conf.priority_weight_age;
+	weight_assoc = slurm_conf.priority_weight_assoc;
+	weight_fs = slurm_conf.priority_weight_fs;
+	weight_js = slurm_conf.priority_weight_js;
+	weight_part = slurm_conf.priority_weight_part;
+	weight_qos = slurm_conf.priority_weight_qos;
+	prio_flags = slurm_conf.priority_flags;
+	calc_period = slurm_conf.priority_calc_period ?
+		slurm_conf.priority_calc_period : 300;
+	xfree(weight_tres);
+	weight_tres = tres;
+	weight_tres_cnt = tres ? tres_cnt : 0;
+
+	weights = (budget_weights) {
+		.age = weight_age,
+		.assoc = weight_assoc,
+		.fairshare = weight_fs,
+		.jobsize = weight_js,
+		.partition = weight_part,
+		.qos = weight_qos,
+		.max_age_seconds = slurm_conf.priority_max_age,
+		.favor_small = slurm_conf.priority_favor_small,
+		.small_relative_to_time =
+			(prio_flags & PRIORITY_FLAGS_SIZE_RELATIVE) ? 1 : 0,
+		.tres_count = (uint32_t) weight_tres_cnt,
+		.tres = weight_tres,
+	};
+	if (engine) {
+		if (budget_engine_set_weights(engine, &weights, &err))
+			error("%s: weights: %s", plugin_type, err.text);
+		budget_engine_set_half_life(engine,
+					    slurm_conf.priority_decay_hl);
+	}
+	slurm_mutex_unlock(&plugin_lock);
+}
+
+static time_t _get_last_ran(void)
+{
+	time_t t;
+
+	slurm_mutex_lock(&plugin_lock);
+	t = last_ran;
+	slurm_mutex_unlock(&plugin_lock);
+	return t;
+}
+
+static void _set_last_ran(time_t t)
+{
+	slurm_mutex_lock(&plugin_lock);
+	last_ran = t;
+	slurm_mutex_unlock(&plugin_lock);
+}
+
+/*
+ * Slurm's own usage bookkeeping, as priority/multifactor keeps it, so that
+ * GrpTRESMins, GrpTRESRunMins, GrpWall, sshare's GrpTRESRaw and TRESRunMins
+ * stay right. Caller holds job write + assoc{W assoc, W qos, R tres}.
+ */
+static void _apply_tres_usage(job_record_t *job_ptr, uint64_t *run_delta,
+			      long double *run_decay, double wall_decay,
+			      double billing_decay)
+{
+	slurmdb_assoc_rec_t *assoc = job_ptr->assoc_ptr;
+	slurmdb_qos_rec_t *qos_list[2] = { job_ptr->qos_ptr, NULL };
+	bool limits = accounting_enforce & ACCOUNTING_ENFORCE_LIMITS;
+	int i, q;
+
+	if (job_ptr->part_ptr && (job_ptr->part_ptr->qos_ptr != job_ptr->qos_ptr))
+		qos_list[1] = job_ptr->part_ptr->qos_ptr;
+
+	for (q = 0; q < 2; q++) {
+		slurmdb_qos_rec_t *qos = qos_list[q];
+
+		if (!qos || !qos->usage)
+			continue;
+		qos->usage->grp_used_wall += wall_decay;
+		qos->usage->usage_raw += (long double) billing_decay;
+		if (!limits)
+			continue;
+		for (i = 0; i < slurmctld_tres_cnt; i++) {
+			if (i == TRES_ARRAY_ENERGY)
+				continue;
+			qos->usage->usage_tres_raw[i] += run_decay[i];
+			if (run_delta[i] > qos->usage->grp_used_tres_run_secs[i])
+				qos->usage->grp_used_tres_run_secs[i] = 0;
+			else
+				qos->usage->grp_used_tres_run_secs[i] -=
+					run_delta[i];
+		}
+	}
+
+	for (; assoc; assoc = assoc->usage->parent_assoc_ptr) {
+		assoc->usage->grp_used_wall += wall_decay;
+		if (!limits)
+			continue;
+		for (i = 0; i < slurmctld_tres_cnt; i++) {
+			if (i == TRES_ARRAY_ENERGY)
+				continue;
+			assoc->usage->usage_tres_raw[i] += run_decay[i];
+			if (run_delta[i] >
+			    assoc->usage->grp_used_tres_run_secs[i])
+				assoc->usage->grp_used_tres_run_secs[i] = 0;
+			else
+				assoc->usage->grp_used_tres_run_secs[i] -=
+					run_delta[i];
+		}
+	}
+}
+
+/* Seconds of the job's reserved TRES run time that [start, end) used up:
+ * acct_policy reserved tres x time_limit at job begin (multifactor's rule). */
+static uint64_t _tres_time_delta(job_record_t *job_ptr, time_t start,
+				 time_t end, bool at_end)
+{
+	uint64_t limit_ends = (uint64_t) job_ptr->start_time +
+		(uint64_t) job_ptr->time_limit * 60;
+
+	if ((uint64_t) start >= limit_ends)
+		return 0;
+	if (at_end || IS_JOB_FINISHED(job_ptr) || IS_JOB_COMPLETING(job_ptr))
+		return limit_ends - (uint64_t) start;
+	if (end > start)
+		return (uint64_t) (end - start);
+	return 0;
+}
+
+/*
+ * Charges a running (or ending) job from max(from, start) to `to`: to the
+ * budget ledger, and to Slurm's association usage. Caller holds job write +
+ * assoc{W assoc, W qos, R tres}. `decay_per_sec` is Slurm's per-second decay.
+ */
+static void _charge_job(job_record_t *job_ptr, time_t from, time_t to,
+			bool at_end, double decay_per_sec)
+{
+	uint64_t run_delta[slurmctld_tres_cnt];
+	long double run_decay[slurmctld_tres_cnt];
+	time_t start = from, end = to;
+	double delta, wall_decay, billable;
+	uint64_t tres_delta;
+	budget_error err;
+	int i;
+
+	if (job_ptr->end_time_exp == (time_t) NO_VAL)
+		return;	/* already charged to its end */
+	if (job_ptr->start_time > start)
+		start = job_ptr->start_time;
+	if (at_end && job_ptr->end_time && (end > job_ptr->end_time))
+		end = job_ptr->end_time;
+	delta = (end > start) ? difftime(end, start) : 0.0;
+
+	if ((delta > 0) && job_ptr->assoc_ptr && job_ptr->part_ptr &&
+	    (IS_JOB_RUNNING(job_ptr) || at_end)) {
+		budget_usage_sample sample = {
+			.account = job_ptr->assoc_ptr->acct,
+			.user = job_ptr->assoc_ptr->user,
+			.partition = job_ptr->part_ptr->name,
+			.nodes = job_ptr->total_nodes,
+			.from = start,
+			.to = end,
+		};
+		if (budget_engine_accrue(engine, &sample, &err))
+			error("%s: %pJ usage not recorded: %s", plugin_type,
+			      job_ptr, err.text);
+	}
+
+	wall_decay = delta * pow(decay_per_sec, delta);
+	billable = calc_job_billable_tres(job_ptr, start, true);
+	tres_delta = _tres_time_delta(job_ptr, start, end, at_end);
+	if (job_ptr->qos_ptr && (job_ptr->qos_ptr->usage_factor >= 0)) {
+		wall_decay *= job_ptr->qos_ptr->usage_factor;
+		tres_delta = (uint64_t) ((double) tres_delta *
+					 job_ptr->qos_ptr->usage_factor);
+	}
+	for (i = 0; i < slurmctld_tres_cnt; i++) {
+		uint64_t cnt = job_ptr->tres_alloc_cnt ?
+			job_ptr->tres_alloc_cnt[i] : 0;
+
+		if (cnt == NO_CONSUME_VAL64)
+			cnt = 0;
+		run_delta[i] = tres_delta * cnt;
+		run_decay[i] = (long double) wall_decay * (long double) cnt;
+	}
+	_apply_tres_usage(job_ptr, run_delta, run_decay, wall_decay,
+			  wall_decay * billable);
+
+	if (at_end)
+		job_ptr->end_time_exp = (time_t) NO_VAL;
+}
+
+/* Slurm's per-second decay factor for PriorityDecayHalfLife. */
+static double _decay_per_sec(void)
+{
+	if (!slurm_conf.priority_decay_hl)
+		return 1.0;
+	return 1.0 - (0.693 / (double) slurm_conf.priority_decay_hl);
+}
+
+/* Decays Slurm's TRES usage and wall time (assoc and QOS); the budget usage
+ * itself is decayed by the core. Caller holds assoc{W assoc, W qos}. */
+static void _decay_slurm_usage(double real_decay)
+{
+	ListIterator itr;
+	slurmdb_assoc_rec_t *assoc;
+	slurmdb_qos_rec_t *qos;
+	int i;
+
+	if (real_decay >= 1.0)
+		return;
+	itr = list_iterator_create(assoc_mgr_assoc_list);
+	while ((assoc = list_next(itr))) {
+		assoc->usage->grp_used_wall *= real_decay;
+		for (i = 0; i < assoc->usage->tres_cnt; i++)
+			assoc->usage->usage_tres_raw[i] *= real_decay;
+	}
+	list_iterator_destroy(itr);
+
+	itr = list_iterator_create(assoc_mgr_qos_list);
+	while ((qos = list_next(itr))) {
+		if (!qos->usage || (qos->flags & QOS_FLAG_NO_DECAY))
+			continue;
+		qos->usage->usage_raw *= real_decay;
+		qos->usage->grp_used_wall *= real_decay;
+		for (i = 0; i < qos->usage->tres_cnt; i++)
+			qos->usage->usage_tres_raw[i] *= real_decay;
+	}
+	list_iterator_destroy(itr);
+}
+
+/* Fills assoc->usage from the budget: what sshare shows. Takes no lock. */
+static void _set_assoc_from_budget(slurmdb_assoc_rec_t *assoc, time_t now)
+{
+	budget_project_view view;
+	double usage = 0.0;
+
+	if (!assoc->acct ||
+	    budget_engine_project(engine, assoc->acct, now, &view, NULL)) {
+		memset(&view, 0, sizeof(view));
+	}
+	if (assoc->user)
+		budget_engine_user_usage(engine, assoc->acct, assoc->user,
+					 &usage, NULL);
+	else
+		usage = view.usage_gpu_seconds;
+
+	assoc->usage->usage_raw = (long double) usage;
+	assoc->usage->usage_efctv = (long double) view.effective_usage;
+	assoc->usage->fs_factor = view.fair_share;
+	assoc->usage->level_fs = (long double) view.level;
+}
+
+static bool _is_project_account(slurmdb_assoc_rec_t *assoc, time_t now)
+{
+	budget_project_view view;
+
+	return !assoc->user && assoc->acct &&
+		!budget_engine_project(engine, assoc->acct, now, &view, NULL);
+}
+
+/*
+ * Publishes the budget into assoc_mgr: every row's usage and fair-share, a
+ * project account's RawShares = its expected GPUh this month, accounts that
+ * are not projects = the sum of the projects below them. Caller holds
+ * assoc{W assoc}.
+ */
+static void _publish_usage(time_t now)
+{
+	ListIterator itr;
+	slurmdb_assoc_rec_t *assoc, *up;
+	slurmdb_assoc_rec_t *root = assoc_mgr_root_assoc;
+	long double total;
+
+	if (!root || !assoc_mgr_assoc_list)
+		return;
+
+	itr = list_iterator_create(assoc_mgr_assoc_list);
+	while ((assoc = list_next(itr))) {
+		if (!assoc->user && !_is_project_account(assoc, now))
+			assoc->usage->usage_raw = 0;
+		else
+			_set_assoc_from_budget(assoc, now);
+	}
+	list_iterator_reset(itr);
+	while ((assoc = list_next(itr))) {
+		budget_project_view view;
+
+		if (!_is_project_account(assoc, now))
+			continue;
+		for (up = assoc->usage->parent_assoc_ptr; up;
+		     up = up->usage->parent_assoc_ptr) {
+			if (!_is_project_account(up, now))
+				up->usage->usage_raw += assoc->usage->usage_raw;
+		}
+		budget_engine_project(engine, assoc->acct, now, &view, NULL);
+		if (assoc->shares_raw != SLURMDB_FS_USE_PARENT)
+			assoc->shares_raw =
+				(uint32_t) llround(view.shares_gpu_hours);
+	}
+
+	total = root->usage->usage_raw;
+	list_iterator_reset(itr);
+	while ((assoc = list_next(itr))) {
+		assoc->usage->usage_norm = (total > 0) ?
+			assoc->usage->usage_raw / total : 0;
+		if (assoc->usage->usage_norm > 1)
+			assoc->usage->usage_norm = 1;
+		if (!assoc->user && !_is_project_account(assoc, now))
+			assoc->usage->usage_efctv = assoc->usage->usage_norm;
+	}
+	root->usage->usage_efctv = 1.0;
+
+	/* RawShares changed: renormalise every row's NormShares. */
+	list_iterator_reset(itr);
+	while ((assoc = list_next(itr))) {
+		List children = assoc->usage->children_list;
+		ListIterator citr;
+		slurmdb_assoc_rec_t *child;
+		uint32_t level = 0;
+
+		if (!children)
+			continue;
+		citr = list_iterator_create(children);
+		while ((child = list_next(citr)))
+			if (child->shares_raw != SLURMDB_FS_USE_PARENT)
+				level += child->shares_raw;
+		list_iterator_reset(citr);
+		while ((child = list_next(citr))) {
+			child->usage->level_shares = level;
+			assoc_mgr_normalize_assoc_shares(child);
+		}
+		list_iterator_destroy(citr);
+	}
+	list_iterator_destroy(itr);
+}
+
+/* multifactor's TRES share of the partition (or raw with NO_NORMAL_TRES). */
+static void _tres_fractions(job_record_t *job_ptr, part_record_t *part_ptr,
+			    double *out, int cnt)
+{
+	int i;
+
+	for (i = 0; i < cnt; i++) {
+		uint64_t value = 0;
+
+		out[i] = 0.0;
+		if (job_ptr->tres_alloc_cnt &&
+		    (job_ptr->tres_alloc_cnt[i] != NO_CONSUME_VAL64))
+			value = job_ptr->tres_alloc_cnt[i];
+		else if (job_ptr->tres_req_cnt)
+			value = job_ptr->tres_req_cnt[i];
+		if (prio_flags & PRIORITY_FLAGS_NO_NORMAL_TRES)
+			out[i] = (double) value;
+		else if (value && part_ptr && part_ptr->tres_cnt &&
+			 part_ptr->tres_cnt[i])
+			out[i] = (double) value / (double) part_ptr->tres_cnt[i];
+	}
+}
+
+/* Copies what the core needs about a job in one partition. Caller holds at
+ * least job read + assoc{R assoc, R qos}. */
+static void _job_inputs(job_record_t *job_ptr, part_record_t *part_ptr,
+			time_t now, double *tres_fraction, budget_job *in)
+{
+	struct job_details *details = job_ptr->details;
+	uint32_t cpus = 0;
+
+	memset(in, 0, sizeof(*in));
+	in->now = now;
+	in->accrue_time = details->accrue_time;
+	in->account = job_ptr->assoc_ptr ? job_ptr->assoc_ptr->acct : NULL;
+	in->partition = part_ptr ? part_ptr->name : NULL;
+	if (job_ptr->assoc_ptr)
+		in->assoc_norm = (prio_flags & PRIORITY_FLAGS_NO_NORMAL_ASSOC) ?
+			job_ptr->assoc_ptr->priority :
+			job_ptr->assoc_ptr->usage->priority_norm;
+	if (job_ptr->qos_ptr && job_ptr->qos_ptr->priority)
+		in->qos_norm = (prio_flags & PRIORITY_FLAGS_NO_NORMAL_QOS) ?
+			job_ptr->qos_ptr->priority :
+			job_ptr->qos_ptr->usage->norm_priority;
+	if (part_ptr && part_ptr->priority_job_factor)
+		in->partition_norm =
+			(prio_flags & PRIORITY_FLAGS_NO_NORMAL_PART) ?
+			part_ptr->priority_job_factor :
+			part_ptr->norm_priority;
+
+	if (job_ptr->total_cpus)
+		cpus = job_ptr->total_cpus;
+	else if (details->max_cpus != NO_VAL)
+		cpus = details->max_cpus;
+	else
+		cpus = details->min_cpus;
+	in->cpus = cpus;
+	in->min_nodes = details->min_nodes;
+	in->cluster_nodes = node_record_count;
+	in->cluster_cpus = cluster_cpus;
+	if (job_ptr->time_limit != NO_VAL)
+		in->time_limit_minutes = job_ptr->time_limit;
+	else if (part_ptr)
+		in->time_limit_minutes = part_ptr->max_time;
+	in->tres_count = (uint32_t) weight_tres_cnt;
+	if (weight_tres_cnt) {
+		_tres_fractions(job_ptr, part_ptr, tres_fraction,
+				weight_tres_cnt);
+		in->tres_fraction = tres_fraction;
+	}
+	in->site = (int64_t) job_ptr->site_factor - NICE_OFFSET;
+	in->nice = (int64_t) details->nice - NICE_OFFSET;
+}
+
+/* The job's priority in one partition; fills `factors` when not NULL (its
+ * arrays xcalloc'ed, since Slurm frees them). Caller holds job read (write
+ * when factors is the job's own) + assoc{R assoc, R qos}. */
+static uint32_t _priority_in(job_record_t *job_ptr, part_record_t *part_ptr,
+			     time_t now, priority_factors_object_t *factors)
+{
+	double tres_fraction[weight_tres_cnt ? weight_tres_cnt : 1];
+	double tres_weighted[weight_tres_cnt ? weight_tres_cnt : 1];
+	budget_job in;
+	budget_job_priority out = { .tres = tres_weighted };
+	budget_error err;
+
+	_job_inputs(job_ptr, part_ptr, now, tres_fraction, &in);
+	if (budget_engine_job_priority(engine, &in, &out, &err)) {
+		error("%s: %pJ: %s; keeping priority %u", plugin_type, job_ptr,
+		      err.text, job_ptr->priority);
+		return job_ptr->priority ? job_ptr->priority : 1;
+	}
+	if (!factors)
+		return out.priority;
+
+	xfree(factors->tres_weights);
+	xfree(factors->priority_tres);
+	memset(factors, 0, sizeof(*factors));
+	factors->priority_age = out.age;
+	factors->priority_assoc = out.assoc;
+	factors->priority_fs = out.fairshare;
+	factors->priority_js = out.jobsize;
+	factors->priority_part = out.partition;
+	factors->priority_qos = out.qos;
+	factors->priority_site = job_ptr->site_factor;
+	factors->nice = job_ptr->details->nice;
+	if (weight_tres_cnt) {
+		size_t size = sizeof(double) * weight_tres_cnt;
+
+		factors->tres_cnt = weight_tres_cnt;
+		factors->priority_tres = xcalloc(weight_tres_cnt,
+						 sizeof(double));
+		factors->tres_weights = xcalloc(weight_tres_cnt,
+						sizeof(double));
+		memcpy(factors->priority_tres, tres_weighted, size);
+		memcpy(factors->tres_weights, weight_tres, size);
+	}
+	return out.priority;
+}
+
+/* Sets job_ptr->priority's factors and, for a multi-partition job, its
+ * priority_array. Caller holds job write + assoc{R assoc, R qos}. */
+static uint32_t _job_priority(job_record_t *job_ptr, time_t now)
+{
+	uint32_t priority;
+
+	if (job_ptr->direct_set_prio && (job_ptr->priority > 0)) {
+		xfree(job_ptr->prio_factors->tres_weights);
+		xfree(job_ptr->prio_factors->priority_tres);
+		memset(job_ptr->prio_factors, 0,
+		       sizeof(priority_factors_object_t));
+		return job_ptr->priority;
+	}
+	if (!job_ptr->details)
+		return 0;	/* as multifactor: nothing to rank it by */
+
+	priority = _priority_in(job_ptr, job_ptr->part_ptr, now,
+				job_ptr->prio_factors);
+
+	if (job_ptr->part_ptr_list) {
+		part_record_t *part_ptr;
+		ListIterator itr;
+		int i = 0;
+
+		if (!job_ptr->priority_array)
+			job_ptr->priority_array = xcalloc(
+				list_count(job_ptr->part_ptr_list) + 1,
+				sizeof(uint32_t));
+		list_sort(job_ptr->part_ptr_list, priority_sort_part_tier);
+		itr = list_iterator_create(job_ptr->part_ptr_list);
+		while ((part_ptr = list_next(itr))) {
+			uint32_t p = _priority_in(job_ptr, part_ptr, now, NULL);
+
+			if (!(prio_flags & PRIORITY_FLAGS_INCR_ONLY) ||
+			    (job_ptr->priority_array[i] < p))
+				job_ptr->priority_array[i] = p;
+			i++;
+		}
+		list_iterator_destroy(itr);
+	}
+	return priority;
+}
+
+/* The periodic pass: accrue, close months, publish, re-rank pending jobs. */
+static void _calc_pass(time_t now)
+{
+	slurmctld_lock_t job_write_lock =
+		{ NO_LOCK, WRITE_LOCK, READ_LOCK, READ_LOCK, NO_LOCK };
+	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK, .qos = WRITE_LOCK,
+				   .tres = READ_LOCK };
+	double decay = _decay_per_sec();
+	budget_error err;
+	ListIterator itr;
+	job_record_t *job_ptr;
+	time_t from;
+
+	lock_slurmctld(job_write_lock);
+	assoc_mgr_lock(&locks);
+	from = _get_last_ran();
+	if (now > from)
+		_decay_slurm_usage(pow(decay, difftime(now, from)));
+
+	itr = list_iterator_create(job_list);
+	while ((job_ptr = list_next(itr))) {
+		if (IS_JOB_RUNNING(job_ptr) && !IS_JOB_COMPLETING(job_ptr) &&
+		    !IS_JOB_POWER_UP_NODE(job_ptr) && job_ptr->start_time &&
+		    job_ptr->assoc_ptr)
+			_charge_job(job_ptr, from, now, false, decay);
+	}
+	if (budget_engine_advance(engine, now, &err))
+		error("%s: %s", plugin_type, err.text);
+	_publish_usage(now);
+
+	list_iterator_reset(itr);
+	while ((job_ptr = list_next(itr))) {
+		uint32_t prio;
+
+		if ((job_ptr->priority == 0) || IS_JOB_POWER_UP_NODE(job_ptr) ||
+		    (!IS_JOB_PENDING(job_ptr) &&
+		     !(prio_flags & PRIORITY_FLAGS_CALCULATE_RUNNING)))
+			continue;
+		prio = _job_priority(job_ptr, now);
+		if (prio && (!(prio_flags & PRIORITY_FLAGS_INCR_ONLY) ||
+			     (job_ptr->priority < prio)))
+			job_ptr->priority = prio;
+	}
+	list_iterator_destroy(itr);
+	last_job_update = now;
+	_set_last_ran(now);
+	assoc_mgr_unlock(&locks);
+	unlock_slurmctld(job_write_lock);
+
+	if (budget_engine_save(engine, now, &err))
+		error("%s: ledger not saved: %s", plugin_type, err.text);
+}
+
+/*
+ * After a restart or a reconfigure, acct_policy has charged every running
+ * job its full tres x time_limit in grp_used_tres_run_secs again: remove
+ * what was used up to last_ran, as multifactor does. Takes its own locks.
+ */
+static void _init_grp_used_tres_run_secs(time_t upto)
+{
+	slurmctld_lock_t job_read_lock =
+		{ NO_LOCK, READ_LOCK, NO_LOCK, NO_LOCK, NO_LOCK };
+	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK, .qos = WRITE_LOCK,
+				   .tres = READ_LOCK };
+	ListIterator itr;
+	job_record_t *job_ptr;
+
+	if (!(accounting_enforce & ACCOUNTING_ENFORCE_LIMITS) || !upto)
+		return;
+	lock_slurmctld(job_read_lock);
+	assoc_mgr_lock(&locks);
+	itr = list_iterator_create(job_list);
+	while ((job_ptr = list_next(itr))) {
+		uint64_t run_delta[slurmctld_tres_cnt];
+		long double no_decay[slurmctld_tres_cnt];
+		double factor = 1.0;
+		int i;
+
+		if ((job_ptr->end_time_exp == (time_t) NO_VAL) ||
+		    !IS_JOB_RUNNING(job_ptr) || !job_ptr->tres_alloc_cnt ||
+		    (job_ptr->start_time > upto))
+			continue;
+		if (job_ptr->qos_ptr && (job_ptr->qos_ptr->usage_factor >= 0))
+			factor = job_ptr->qos_ptr->usage_factor;
+		factor *= difftime(upto, job_ptr->start_time);
+		for (i = 0; i < slurmctld_tres_cnt; i++) {
+			no_decay[i] = 0;
+			run_delta[i] = (job_ptr->tres_alloc_cnt[i] ==
+					NO_CONSUME_VAL64) ? 0 :
+				(uint64_t) ((double) job_ptr->tres_alloc_cnt[i] *
+					    factor);
+		}
+		_apply_tres_usage(job_ptr, run_delta, no_decay, 0.0, 0.0);
+	}
+	list_iterator_destroy(itr);
+	assoc_mgr_unlock(&locks);
+	unlock_slurmctld(job_read_lock);
+}
+
+static void *_calc_thread(void *arg)
+{
+	struct timespec deadline = { 0, 0 };
+
+	(void) arg;
+	(void) prctl(PR_SET_NAME, "budget", NULL, NULL, NULL);
+	_init_grp_used_tres_run_secs(_get_last_ran());
+
+	deadline.tv_sec = time(NULL);
+	slurm_mutex_lock(&plugin_lock);
+	while (!plugin_shutdown) {
+		slurm_mutex_unlock(&plugin_lock);
+		_calc_pass(time(NULL));
+		slurm_mutex_lock(&plugin_lock);
+
+		/* Absolute deadlines: the schedule does not drift. */
+		deadline.tv_sec += calc_period;
+		while (!plugin_shutdown &&
+		       (pthread_cond_timedwait(&calc_cond, &plugin_lock,
+					       &deadline) != ETIMEDOUT))
+			;
+	}
+	slurm_mutex_unlock(&plugin_lock);
+	return NULL;
+}
+
+extern int init(void)
+{
+	budget_engine_options options;
+	budget_error err;
+	char *conf_path, *state_path = NULL;
+	time_t now = time(NULL);
+	budget_engine *opened = NULL;
+
+	if (!_in_controller()) {
+		/* sshare and other clients: only calc_fs_factor is used. */
+		debug("%s: loaded outside slurmctld", plugin_type);
+		return SLURM_SUCCESS;
+	}
+
+	/* Statics may survive a fini()/dlclose() cycle: reset them. */
+	slurm_mutex_lock(&plugin_lock);
+	plugin_shutdown = false;
+	slurm_mutex_unlock(&plugin_lock);
+
+	conf_path = _budget_conf_path();
+	if (slurm_conf.state_save_location &&
+	    xstrcmp(slurm_conf.state_save_location, "/dev/null"))
+		xstrfmtcat(state_path, "%s/%s",
+			   slurm_conf.state_save_location, LEDGER_FILE);
+	options = (budget_engine_options) {
+		.config_path = conf_path,
+		.state_path = state_path,
+		.half_life_seconds = slurm_conf.priority_decay_hl,
+		.use_utc = 0,
+		.log = _log_from_core,
+	};
+	if (budget_engine_open(&options, now, &opened, &err)) {
+		error("%s: cannot start: %s", plugin_type, err.text);
+		xfree(conf_path);
+		xfree(state_path);
+		return SLURM_ERROR;
+	}
+	info("%s: budgets from %s, ledger in %s", plugin_type, conf_path,
+	     state_path ? state_path : "(not kept)");
+	xfree(conf_path);
+	xfree(state_path);
+
+	slurm_mutex_lock(&plugin_lock);
+	engine = opened;
+	last_ran = budget_engine_accounted_until(engine);
+	if (!last_ran)
+		last_ran = now;	/* a fresh ledger starts accounting now */
+	slurm_mutex_unlock(&plugin_lock);
+	_read_weights();
+
+	if (assoc_mgr_root_assoc)
+		assoc_mgr_root_assoc->usage->usage_efctv = 1.0;
+
+	slurm_mutex_lock(&plugin_lock);
+	slurm_thread_create(&calc_thread, _calc_thread, NULL);
+	calc_thread_running = true;
+	slurm_mutex_unlock(&plugin_lock);
+
+	return site_factor_plugin_init();
+}
+
+extern int fini(void)
+{
+	bool join;
+
+	slurm_mutex_lock(&plugin_lock);
+	plugin_shutdown = true;
+	slurm_cond_signal(&calc_cond);
+	join = calc_thread_running;
+	calc_thread_running = false;
+	slurm_mutex_unlock(&plugin_lock);
+
+	if (join)
+		pthread_join(calc_thread, NULL);	/* outside the mutex */
+
+	slurm_mutex_lock(&plugin_lock);
+	if (engine) {
+		budget_error err;
+
+		if (budget_engine_save(engine, last_ran, &err))
+			error("%s: ledger not saved: %s", plugin_type,
+			      err.text);
+		budget_engine_close(engine);
+		engine = NULL;
+	}
+	xfree(weight_tres);
+	weight_tres_cnt = 0;
+	slurm_mutex_unlock(&plugin_lock);
+
+	if (_in_controller())
+		site_factor_plugin_fini();
+	return SLURM_SUCCESS;
+}
+
+/* Caller holds at least the job write lock (facts §2 row 1). */
+extern uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
+{
+	assoc_mgr_lock_t locks = { .assoc = READ_LOCK, .qos = READ_LOCK };
+	uint32_t priority;
+
+	(void) last_prio;
+	if (!engine)
+		return 1;	/* never 0: 0 means held (facts §2.1) */
+	site_factor_g_set(job_ptr);
+	assoc_mgr_lock(&locks);
+	priority = _job_priority(job_ptr, time(NULL));
+	assoc_mgr_unlock(&locks);
+	debug2("%s: initial priority for %pJ is %u", plugin_type, job_ptr,
+	       priority);
+	return priority;
+}
+
+/* assoc_clear: no lock held; otherwise the caller holds slurmctld locks. */
+extern void priority_p_reconfig(bool assoc_clear)
+{
+	budget_error err;
+	char *conf_path;
+
+	if (!engine)
+		return;
+	_read_weights();
+	conf_path = _budget_conf_path();
+	if (budget_engine_reload(engine, conf_path, &err))
+		error("%s: %s rejected, keeping the last good budgets: %s",
+		      plugin_type, conf_path, err.text);
+	else
+		info("%s: budgets reloaded from %s", plugin_type, conf_path);
+	xfree(conf_path);
+
+	if (assoc_clear)
+		_init_grp_used_tres_run_secs(_get_last_ran());
+	site_factor_g_reconfig();
+}
+
+/* May run under the assoc READ lock (sshare): takes no lock. */
+extern void priority_p_set_assoc_usage(slurmdb_assoc_rec_t *assoc)
+{
+	if (!engine || !assoc || !assoc->usage)
+		return;
+	_set_assoc_from_budget(assoc, time(NULL));
+	if (assoc_mgr_root_assoc && assoc_mgr_root_assoc->usage->usage_raw > 0)
+		assoc->usage->usage_norm = assoc->usage->usage_raw /
+			assoc_mgr_root_assoc->usage->usage_raw;
+	else
+		assoc->usage->usage_norm = 0;
+}
+
+extern double priority_p_calc_fs_factor(long double usage_efctv,
+					long double shares_norm)
+{
+	if (fuzzy_equal(usage_efctv, NO_VAL))
+		return 0.0;
+	return budget_classic_fs_factor((double) usage_efctv,
+					(double) shares_norm);
+}
+
+static void _destroy_factors(void *object)
+{
+	priority_factors_object_t *obj = object;
+
+	xfree(obj->partition);
+	slurm_destroy_priority_factors_object(obj);
+}
+
+static bool _in_filter(List ids, uint32_t id)
+{
+	ListIterator itr;
+	uint32_t *want;
+	bool found = false;
+
+	if (!ids)
+		return true;
+	itr = list_iterator_create(ids);
+	while ((want = list_next(itr)))
+		if (*want == id) {
+			found = true;
+			break;
+		}
+	list_iterator_destroy(itr);
+	return found;
+}
+
+static int _same_ptr(void *x, void *key)
+{
+	return x == key;
+}
+
+static bool _part_in_filter(List parts, part_record_t *part_ptr)
+{
+	return !parts || list_find_first(parts, _same_ptr, part_ptr);
+}
+
+/* multifactor's PrivateData=jobs rule. Takes assoc_mgr locks internally, so
+ * the caller must not hold any. */
+static bool _may_see(job_record_t *job_ptr, uid_t uid)
+{
+	if (!(slurm_conf.private_data & PRIVATE_DATA_JOBS) ||
+	    (job_ptr->user_id == uid) || validate_operator(uid))
+		return true;
+	if (slurm_mcs_get_privatedata() == 1)
+		return mcs_g_check_mcs_label(uid, job_ptr->mcs_label, false)
+			== 0;
+	return assoc_mgr_is_user_acct_coord(acct_db_conn, uid,
+					    job_ptr->account);
+}
+
+static void _append_factors(List ret, job_record_t *job_ptr,
+			    part_record_t *part_ptr, bool recompute,
+			    time_t now)
+{
+	priority_factors_object_t *obj = xmalloc(sizeof(*obj));
+
+	if (job_ptr->direct_set_prio) {
+		obj->direct_prio = job_ptr->priority;
+	} else if (recompute) {
+		assoc_mgr_lock_t locks = { .assoc = READ_LOCK,
+					   .qos = READ_LOCK };
+
+		assoc_mgr_lock(&locks);
+		(void) _priority_in(job_ptr, part_ptr, now, obj);
+		assoc_mgr_unlock(&locks);
+	} else {
+		slurm_copy_priority_factors_object(obj, job_ptr->prio_factors);
+		xfree(obj->partition);
+	}
+	obj->job_id = job_ptr->job_id;
+	obj->partition = xstrdup(part_ptr->name);
+	obj->user_id = job_ptr->user_id;
+	list_append(ret, obj);
+}
+
+/* No lock held by the caller (facts §2 row 5). */
+extern List priority_p_get_priority_factors_list(
+	priority_factors_request_msg_t *req_msg, uid_t uid)
+{
+	slurmctld_lock_t job_read_lock =
+		{ NO_LOCK, READ_LOCK, READ_LOCK, READ_LOCK, NO_LOCK };
+	List ret = NULL, parts = NULL;
+	ListIterator itr;
+	job_record_t *job_ptr;
+	time_t now = time(NULL);
+
+	if (!engine || !req_msg)
+		return NULL;
+
+	lock_slurmctld(job_read_lock);
+	if (req_msg->partitions) {
+		char *names = xstrdup(req_msg->partitions), *last = NULL;
+		char *tok = strtok_r(names, ",", &last);
+		part_record_t *part_ptr;
+
+		parts = list_create(NULL);
+		for (; tok; tok = strtok_r(NULL, ",", &last))
+			if ((part_ptr = find_part_record(tok)))
+				list_append(parts, part_ptr);
+		xfree(names);
+	}
+
+	ret = list_create(_destroy_factors);
+	itr = list_iterator_create(job_list);
+	while ((job_ptr = list_next(itr))) {
+		time_t eligible;
+
+		if (!(prio_flags & PRIORITY_FLAGS_CALCULATE_RUNNING) &&
+		    !IS_JOB_PENDING(job_ptr))
+			continue;
+		if (IS_JOB_REVOKED(job_ptr) || !job_ptr->details ||
+		    (job_ptr->priority == 0))
+			continue;
+		eligible = (prio_flags & PRIORITY_FLAGS_ACCRUE_ALWAYS) ?
+			job_ptr->details->submit_time :
+			job_ptr->details->begin_time;
+		if (!eligible || (eligible > now))
+			continue;
+		if (!_in_filter(req_msg->job_id_list, job_ptr->job_id) ||
+		    !_in_filter(req_msg->uid_list, job_ptr->user_id) ||
+		    !_may_see(job_ptr, uid))
+			continue;
+
+		if (job_ptr->part_ptr_list) {
+			part_record_t *part_ptr;
+			ListIterator pitr =
+				list_iterator_create(job_ptr->part_ptr_list);
+
+			while ((part_ptr = list_next(pitr)))
+				if (_part_in_filter(parts, part_ptr))
+					_append_factors(ret, job_ptr, part_ptr,
+							true, now);
+			list_iterator_destroy(pitr);
+		} else if (job_ptr->part_ptr &&
+			   _part_in_filter(parts, job_ptr->part_ptr)) {
+			_append_factors(ret, job_ptr, job_ptr->part_ptr, false,
+					now);
+		}
+	}
+	list_iterator_destroy(itr);
+	unlock_slurmctld(job_read_lock);
+	FREE_NULL_LIST(parts);
+
+	if (!list_count(ret))
+		FREE_NULL_LIST(ret);
+	return ret;
+}
+
+/* Caller holds the job write lock; assoc locks are free (facts §2 row 6). */
+extern void priority_p_job_end(job_record_t *job_ptr)
+{
+	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK, .qos = WRITE_LOCK,
+				   .tres = READ_LOCK };
+
+	if (!engine)
+		return;
+	assoc_mgr_lock(&locks);
+	_charge_job(job_ptr, _get_last_ran(), time(NULL), true,
+		    _decay_per_sec());
+	assoc_mgr_unlock(&locks);
+}
