@@ -19,6 +19,12 @@ struct CivilDate {
   friend auto operator<=>(const CivilDate&, const CivilDate&) = default;
 };
 
+// Days in `month` (1..12) of `year`: 28..31.
+int DaysInMonth(int year, int month);
+
+// True when d names a real date: month 1..12, day 1..DaysInMonth.
+bool IsValidCivilDate(const CivilDate& d);
+
 // Parses "YYYY-MM-DD"; nullopt if malformed or not a real date (2026-02-30).
 std::optional<CivilDate> ParseCivilDate(std::string_view text);
 

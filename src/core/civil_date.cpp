@@ -1,0 +1,128 @@
+// Civil dates: parsing, formatting, month and day arithmetic, time zones.
+#include "budget/civil_date.hpp"
+
+#include <cstdio>
+#include <ctime>
+
+namespace budget {
+
+namespace {
+
+constexpr UnixTime kSecondsPerDay = 86400;
+
+bool IsLeapYear(int year) { return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0; }
+
+// Floor division: months and days before the epoch must round towards -inf.
+long FloorDiv(long a, long b) { return a / b - ((a % b != 0 && (a < 0) != (b < 0)) ? 1 : 0); }
+
+// Parses exactly `n` decimal digits at text[pos..pos+n).
+std::optional<int> ParseDigits(std::string_view text, std::size_t pos, std::size_t n) {
+  int value = 0;
+  for (std::size_t i = pos; i < pos + n; ++i) {
+    const char c = text[i];
+    if (c < '0' || c > '9') {
+      return std::nullopt;
+    }
+    value = value * 10 + (c - '0');
+  }
+  return value;
+}
+
+}  // namespace
+
+int DaysInMonth(int year, int month) {
+  static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  if (month == 2 && IsLeapYear(year)) {
+    return 29;
+  }
+  return kDays[month - 1];
+}
+
+bool IsValidCivilDate(const CivilDate& d) {
+  return d.month >= 1 && d.month <= 12 && d.day >= 1 && d.day <= DaysInMonth(d.year, d.month);
+}
+
+std::optional<CivilDate> ParseCivilDate(std::string_view text) {
+  if (text.size() != 10 || text[4] != '-' || text[7] != '-') {
+    return std::nullopt;
+  }
+  const auto year = ParseDigits(text, 0, 4);
+  const auto month = ParseDigits(text, 5, 2);
+  const auto day = ParseDigits(text, 8, 2);
+  if (!year || !month || !day) {
+    return std::nullopt;
+  }
+  const CivilDate d{*year, *month, *day};
+  if (!IsValidCivilDate(d)) {
+    return std::nullopt;
+  }
+  return d;
+}
+
+std::string FormatCivilDate(const CivilDate& d) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%04d-%02d-%02d", d.year, d.month, d.day);
+  return buf;
+}
+
+CivilDate FirstOfMonthAfter(const CivilDate& d, int months) {
+  const long index = static_cast<long>(d.year) * 12 + (d.month - 1) + months;
+  const long year = FloorDiv(index, 12);
+  return CivilDate{static_cast<int>(year), static_cast<int>(index - year * 12) + 1, 1};
+}
+
+CivilDate AddDays(const CivilDate& d, int days) { return CivilFromDays(DaysFromCivil(d) + days); }
+
+// http://howardhinnant.github.io/date_algorithms.html, days_from_civil.
+long DaysFromCivil(const CivilDate& d) {
+  const long y = static_cast<long>(d.year) - (d.month <= 2 ? 1 : 0);
+  const long m = d.month;
+  const long era = (y >= 0 ? y : y - 399) / 400;
+  const long yoe = y - era * 400;                                         // [0, 399]
+  const long doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d.day - 1;  // [0, 365]
+  const long doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;                 // [0, 146096]
+  return era * 146097 + doe - 719468;
+}
+
+// Same source, civil_from_days.
+CivilDate CivilFromDays(long days) {
+  const long z = days + 719468;
+  const long era = (z >= 0 ? z : z - 146096) / 146097;
+  const long doe = z - era * 146097;                                      // [0, 146096]
+  const long yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;  // [0, 399]
+  const long doy = doe - (365 * yoe + yoe / 4 - yoe / 100);               // [0, 365]
+  const long mp = (5 * doy + 2) / 153;                                    // [0, 11]
+  const long day = doy - (153 * mp + 2) / 5 + 1;                          // [1, 31]
+  const long month = mp < 10 ? mp + 3 : mp - 9;                          // [1, 12]
+  const long year = yoe + era * 400 + (month <= 2 ? 1 : 0);
+  return CivilDate{static_cast<int>(year), static_cast<int>(month), static_cast<int>(day)};
+}
+
+TimeZone TimeZone::Utc() { return TimeZone(true); }
+TimeZone TimeZone::Local() { return TimeZone(false); }
+
+UnixTime TimeZone::MidnightOf(const CivilDate& d) const {
+  if (utc_) {
+    return DaysFromCivil(d) * kSecondsPerDay;
+  }
+  std::tm tm{};
+  tm.tm_year = d.year - 1900;
+  tm.tm_mon = d.month - 1;
+  tm.tm_mday = d.day;
+  // Let mktime decide whether DST is in force at that midnight; where a DST
+  // change skips midnight, mktime normalises to the first instant of the day.
+  tm.tm_isdst = -1;
+  return static_cast<UnixTime>(std::mktime(&tm));
+}
+
+CivilDate TimeZone::DateAt(UnixTime t) const {
+  if (utc_) {
+    return CivilFromDays(FloorDiv(t, kSecondsPerDay));
+  }
+  const auto tt = static_cast<std::time_t>(t);
+  std::tm tm{};
+  localtime_r(&tt, &tm);
+  return CivilDate{tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday};
+}
+
+}  // namespace budget

@@ -1,0 +1,151 @@
+// Tests of civil dates and time zones (civil_date.hpp).
+#include "budget/civil_date.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <ctime>
+#include <optional>
+#include <string>
+
+namespace budget {
+namespace {
+
+TEST(ParseCivilDate, ReadsIsoDates) {
+  EXPECT_EQ(ParseCivilDate("2026-03-15"), (CivilDate{2026, 3, 15}));
+  EXPECT_EQ(ParseCivilDate("2024-02-29"), (CivilDate{2024, 2, 29}));
+  EXPECT_EQ(ParseCivilDate("2000-02-29"), (CivilDate{2000, 2, 29}));
+  EXPECT_EQ(ParseCivilDate("0001-01-01"), (CivilDate{1, 1, 1}));
+}
+
+TEST(ParseCivilDate, RefusesMalformedText) {
+  for (const char* text : {"", "2026-3-15", "2026-03-5", "2026/03/15", "20260315", "2026-03-15 ",
+                           " 2026-03-15", "2026-03-1a", "+026-03-15", "2026-03-15T00"}) {
+    EXPECT_EQ(ParseCivilDate(text), std::nullopt) << '"' << text << '"';
+  }
+}
+
+TEST(ParseCivilDate, RefusesDatesThatDoNotExist) {
+  for (const char* text : {"2026-02-29", "2026-02-30", "2100-02-29", "2026-04-31", "2026-13-01",
+                           "2026-00-10", "2026-01-00", "2026-12-32"}) {
+    EXPECT_EQ(ParseCivilDate(text), std::nullopt) << text;
+  }
+}
+
+TEST(FormatCivilDate, WritesIsoDatesWithZeroPadding) {
+  EXPECT_EQ(FormatCivilDate({2026, 4, 1}), "2026-04-01");
+  EXPECT_EQ(FormatCivilDate({999, 12, 31}), "0999-12-31");
+}
+
+TEST(FormatCivilDate, RoundTripsThroughParse) {
+  for (long days = -800'000; days <= 800'000; days += 997) {
+    const CivilDate d = CivilFromDays(days);
+    if (d.year < 0 || d.year > 9999) {
+      continue;
+    }
+    EXPECT_EQ(ParseCivilDate(FormatCivilDate(d)), d) << days;
+  }
+}
+
+TEST(DaysInMonth, KnowsLeapYears) {
+  EXPECT_EQ(DaysInMonth(2026, 2), 28);
+  EXPECT_EQ(DaysInMonth(2024, 2), 29);
+  EXPECT_EQ(DaysInMonth(1900, 2), 28);
+  EXPECT_EQ(DaysInMonth(2000, 2), 29);
+  EXPECT_EQ(DaysInMonth(2026, 4), 30);
+  EXPECT_EQ(DaysInMonth(2026, 12), 31);
+}
+
+TEST(DaysFromCivil, CountsFromTheUnixEpoch) {
+  EXPECT_EQ(DaysFromCivil({1970, 1, 1}), 0);
+  EXPECT_EQ(DaysFromCivil({1970, 1, 2}), 1);
+  EXPECT_EQ(DaysFromCivil({1969, 12, 31}), -1);
+  EXPECT_EQ(DaysFromCivil({2000, 3, 1}), 11'017);
+  EXPECT_EQ(DaysFromCivil({2026, 4, 1}), 20'544);
+}
+
+TEST(CivilFromDays, InvertsDaysFromCivilAndStepsOneDayAtATime) {
+  CivilDate previous = CivilFromDays(-200'000);
+  for (long days = -199'999; days <= 200'000; ++days) {
+    const CivilDate d = CivilFromDays(days);
+    ASSERT_EQ(DaysFromCivil(d), days);
+    ASSERT_TRUE(IsValidCivilDate(d));
+    ASSERT_LT(previous, d);
+    previous = d;
+  }
+}
+
+TEST(FirstOfMonthAfter, MovesByCalendarMonths) {
+  EXPECT_EQ(FirstOfMonthAfter({2026, 3, 15}, 1), (CivilDate{2026, 4, 1}));
+  EXPECT_EQ(FirstOfMonthAfter({2026, 3, 15}, 3), (CivilDate{2026, 6, 1}));
+  EXPECT_EQ(FirstOfMonthAfter({2026, 3, 15}, 0), (CivilDate{2026, 3, 1}));
+  EXPECT_EQ(FirstOfMonthAfter({2026, 11, 30}, 2), (CivilDate{2027, 1, 1}));
+  EXPECT_EQ(FirstOfMonthAfter({2026, 7, 1}, 12), (CivilDate{2027, 7, 1}));
+  EXPECT_EQ(FirstOfMonthAfter({2026, 1, 31}, -1), (CivilDate{2025, 12, 1}));
+  EXPECT_EQ(FirstOfMonthAfter({2026, 1, 31}, -13), (CivilDate{2024, 12, 1}));
+}
+
+TEST(AddDays, CrossesMonthAndYearEnds) {
+  EXPECT_EQ(AddDays({2026, 10, 1}, -1), (CivilDate{2026, 9, 30}));
+  EXPECT_EQ(AddDays({2026, 12, 31}, 1), (CivilDate{2027, 1, 1}));
+  EXPECT_EQ(AddDays({2024, 2, 28}, 1), (CivilDate{2024, 2, 29}));
+  EXPECT_EQ(AddDays({2026, 10, 1}, 90), (CivilDate{2026, 12, 30}));
+  EXPECT_EQ(AddDays({2026, 4, 1}, 0), (CivilDate{2026, 4, 1}));
+}
+
+TEST(TimeZone, UtcMidnightIsWholeDaysOfSeconds) {
+  const TimeZone utc = TimeZone::Utc();
+  EXPECT_EQ(utc.MidnightOf({1970, 1, 1}), 0);
+  EXPECT_EQ(utc.MidnightOf({2026, 4, 1}), 1'775'001'600);
+  EXPECT_EQ(utc.MidnightOf({1969, 12, 31}), -86'400);
+}
+
+TEST(TimeZone, UtcDateAtFloorsToTheDay) {
+  const TimeZone utc = TimeZone::Utc();
+  EXPECT_EQ(utc.DateAt(1'775'001'600), (CivilDate{2026, 4, 1}));
+  EXPECT_EQ(utc.DateAt(1'775'001'599), (CivilDate{2026, 3, 31}));
+  EXPECT_EQ(utc.DateAt(1'775'087'999), (CivilDate{2026, 4, 1}));
+  EXPECT_EQ(utc.DateAt(-1), (CivilDate{1969, 12, 31}));
+}
+
+// Sets TZ for one test and restores it, so other tests see the process's zone.
+class ScopedTz {
+ public:
+  explicit ScopedTz(const char* tz) {
+    if (const char* old = std::getenv("TZ")) {
+      old_ = old;
+    }
+    setenv("TZ", tz, 1);
+    tzset();
+  }
+  ~ScopedTz() {
+    if (old_) {
+      setenv("TZ", old_->c_str(), 1);
+    } else {
+      unsetenv("TZ");
+    }
+    tzset();
+  }
+  ScopedTz(const ScopedTz&) = delete;
+  ScopedTz& operator=(const ScopedTz&) = delete;
+
+ private:
+  std::optional<std::string> old_;
+};
+
+TEST(TimeZone, LocalMidnightFollowsTheProcessZoneAndDst) {
+  // A POSIX rule string, so the test does not depend on installed tzdata:
+  // Central European Time, summer time from the last Sunday of March.
+  const ScopedTz tz("CET-1CEST,M3.5.0,M10.5.0/3");
+  const TimeZone local = TimeZone::Local();
+  const TimeZone utc = TimeZone::Utc();
+  // 1 April 2026 is in summer time (UTC+2); 1 January in winter time (UTC+1).
+  EXPECT_EQ(local.MidnightOf({2026, 4, 1}), utc.MidnightOf({2026, 4, 1}) - 2 * 3600);
+  EXPECT_EQ(local.MidnightOf({2026, 1, 1}), utc.MidnightOf({2026, 1, 1}) - 3600);
+  // 23:30 UTC on 31 March is already 1 April in Zurich.
+  EXPECT_EQ(local.DateAt(utc.MidnightOf({2026, 4, 1}) - 1800), (CivilDate{2026, 4, 1}));
+  EXPECT_EQ(local.DateAt(local.MidnightOf({2026, 4, 1}) - 1), (CivilDate{2026, 3, 31}));
+}
+
+}  // namespace
+}  // namespace budget
