@@ -27,15 +27,15 @@ inline constexpr std::int64_t kDefaultSmallStorageInodes = 1'000'000;
 // Upper bounds that keep every product of the core (credit x price, usage x
 // rate) far from int64 overflow; no real project comes near them.
 inline constexpr std::int64_t kMaxCreditGpuHours = 1'000'000'000;
-inline constexpr MilliRate kMaxMilliRate = 1'000'000'000;  // 1,000,000 GPUh per node-hour
+inline constexpr MilliRate kMaxMilliRate = 1'000'000'000;   // 1,000,000 GPUh per node-hour
 inline constexpr Centimes kMaxNodeHourPrice = 100'000'000;  // 1,000,000 CHF per node-hour
 
 // One `Project=` line, validated. Built only from a line that had no error.
 struct ProjectSpec {
   std::string account;  // the Slurm account: [a-z0-9][a-z0-9_-]*
   ProjectKind kind;
-  GpuSeconds credit;         // > 0, a whole number of GPU hours (multiple of 3600)
-  ProjectCalendar calendar;  // start, months (6 or 12), end; kind() == kind
+  GpuSeconds credit;                  // > 0, a whole number of GPU hours (multiple of 3600)
+  ProjectCalendar calendar;           // start, months (6 or 12), end; kind() == kind
   std::vector<std::string> pis;       // >= 1 institutional e-mail address, as written
   std::vector<std::string> deputies;  // >= 0 institutional e-mail addresses
   std::string title;                  // may be empty
@@ -62,7 +62,7 @@ struct BudgetConfig {
     kReject,  // their jobs are refused
   };
 
-  std::string path;  // the file name given to the parser, for messages
+  std::string path;                       // the file name given to the parser, for messages
   std::vector<PartitionRate> partitions;  // in file order, names unique
   std::vector<ProjectSpec> projects;      // in file order, accounts unique
   // CHF per node-hour (centimes) by the year a project starts. NodeHourPrice=

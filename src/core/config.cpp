@@ -18,9 +18,7 @@ namespace {
 
 // ---------------------------------------------------------------- helpers
 
-char LowerAscii(char c) {
-  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-}
+char LowerAscii(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
 
 std::string Lower(std::string_view s) {
   std::string out(s);
@@ -29,9 +27,9 @@ std::string Lower(std::string_view s) {
 }
 
 bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
-  return a.size() == b.size() &&
-         std::equal(a.begin(), a.end(), b.begin(),
-                    [](char x, char y) { return LowerAscii(x) == LowerAscii(y); });
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return LowerAscii(x) == LowerAscii(y);
+         });
 }
 
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
@@ -102,11 +100,10 @@ std::vector<std::string> SplitList(std::string_view text) {
 // The generic webmail domains refused for PIs and deputies (policy.md §1).
 // "name.*" stands for name followed by a country or generic suffix.
 constexpr std::array<std::string_view, 21> kWebmailDomains = {
-    "gmail.com", "googlemail.com", "yahoo.*",   "hotmail.*",      "outlook.*",
-    "live.*",    "msn.com",        "aol.com",   "icloud.com",     "me.com",
-    "mail.com",  "gmx.*",          "web.de",    "proton.me",      "protonmail.com",
-    "yandex.*",  "mail.ru",        "qq.com",    "163.com",        "zoho.com",
-    "bluewin.ch",
+    "gmail.com", "googlemail.com", "yahoo.*",        "hotmail.*", "outlook.*", "live.*",
+    "msn.com",   "aol.com",        "icloud.com",     "me.com",    "mail.com",  "gmx.*",
+    "web.de",    "proton.me",      "protonmail.com", "yandex.*",  "mail.ru",   "qq.com",
+    "163.com",   "zoho.com",       "bluewin.ch",
 };
 
 // One or two labels of 2..3 letters: "fr", "com", "co.uk", "com.br". An
@@ -256,8 +253,8 @@ constexpr std::array<std::string_view, 4> kGlobalKeys = {"NodeHourPrice", "Credi
 constexpr std::array<std::string_view, 3> kPartitionKeys = {"PartitionName", "Role",
                                                             "GpuhPerNodeHour"};
 constexpr std::array<std::string_view, 12> kProjectKeys = {
-    "Project", "Kind",     "Credit", "Created",   "Start",         "PIs",
-    "Deputies", "Title",   "StorageTB", "StorageInodes", "Fields", "Price"};
+    "Project",  "Kind",  "Credit",    "Created",       "Start",  "PIs",
+    "Deputies", "Title", "StorageTB", "StorageInodes", "Fields", "Price"};
 
 template <std::size_t N>
 std::optional<std::string_view> Canonical(const std::array<std::string_view, N>& keys,
@@ -699,9 +696,8 @@ class Parser {
         draft.price = *price;
       } else if (prices_valid_) {
         Fail(draft, "Price",
-             "no NodeHourPrice for " + std::to_string(year) +
-                 ", the start year; add " + std::to_string(year) +
-                 ":CHF to NodeHourPrice or set Price= on this line");
+             "no NodeHourPrice for " + std::to_string(year) + ", the start year; add " +
+                 std::to_string(year) + ":CHF to NodeHourPrice or set Price= on this line");
       }
     }
     CheckLowPartition();
@@ -748,8 +744,8 @@ class Parser {
   BudgetConfig config_;
   Diagnostics diags_;
   std::vector<ProjectDraft> drafts_;
-  std::map<std::string, int> global_lines_;       // option -> line it was set on
-  std::map<std::string, int> project_lines_;      // account -> line of definition
+  std::map<std::string, int> global_lines_;   // option -> line it was set on
+  std::map<std::string, int> project_lines_;  // account -> line of definition
   std::map<std::string, PartitionSeen> partition_seen_;
   std::optional<int> partition_line_;      // first PartitionName= line
   std::optional<int> low_partition_line_;  // the LowPartition= line, if any
@@ -804,9 +800,8 @@ Result<BudgetConfig> LoadBudgetConfig(const std::string& path) {
 
 bool IsSlurmAccountName(std::string_view name) {
   if (name.empty() || !(IsLowerAlpha(name.front()) || IsDigit(name.front()))) return false;
-  return std::all_of(name.begin(), name.end(), [](char c) {
-    return IsLowerAlpha(c) || IsDigit(c) || c == '_' || c == '-';
-  });
+  return std::all_of(name.begin(), name.end(),
+                     [](char c) { return IsLowerAlpha(c) || IsDigit(c) || c == '_' || c == '-'; });
 }
 
 bool IsEmailAddress(std::string_view address) {
@@ -832,8 +827,8 @@ bool IsEmailAddress(std::string_view address) {
   std::string_view last;
   while (true) {
     const std::size_t dot = domain.find('.', begin);
-    last = domain.substr(begin, dot == std::string_view::npos ? std::string_view::npos
-                                                              : dot - begin);
+    last =
+        domain.substr(begin, dot == std::string_view::npos ? std::string_view::npos : dot - begin);
     if (!IsDomainLabel(last)) return false;
     ++labels;
     if (dot == std::string_view::npos) break;
