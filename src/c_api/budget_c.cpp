@@ -1,0 +1,283 @@
+// The C ABI (include/budget/budget.h) over budget::Engine: no exception crosses it.
+#include "budget/budget.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <memory>
+#include <new>
+#include <string>
+#include <utility>
+
+#include "budget/engine.hpp"
+
+struct budget_engine {
+  std::unique_ptr<budget::Engine> engine;
+};
+
+namespace {
+
+void SetError(budget_error* err, const std::string& message) {
+  if (err == nullptr) return;
+  std::snprintf(err->text, sizeof(err->text), "%s", message.c_str());
+}
+
+void ClearError(budget_error* err) {
+  if (err != nullptr) err->text[0] = '\0';
+}
+
+// Runs `body`, turning any exception into BUDGET_E_INTERNAL with its message.
+template <typename Body>
+budget_status Guard(budget_error* err, Body&& body) noexcept {
+  try {
+    ClearError(err);
+    return body();
+  } catch (const std::bad_alloc&) {
+    SetError(err, "out of memory");
+  } catch (const std::exception& e) {
+    SetError(err, std::string("internal error: ") + e.what());
+  } catch (...) {
+    SetError(err, "internal error");
+  }
+  return BUDGET_E_INTERNAL;
+}
+
+std::string_view View(const char* s) { return s == nullptr ? std::string_view() : s; }
+
+budget_project_state ToC(budget::ProjectState s) {
+  switch (s) {
+    case budget::ProjectState::kPreparatory:
+      return BUDGET_PROJECT_PREPARATORY;
+    case budget::ProjectState::kActive:
+      return BUDGET_PROJECT_ACTIVE;
+    case budget::ProjectState::kLow:
+      return BUDGET_PROJECT_LOW;
+    case budget::ProjectState::kBlocked:
+      return BUDGET_PROJECT_BLOCKED;
+    case budget::ProjectState::kEnded:
+      return BUDGET_PROJECT_ENDED;
+  }
+  return BUDGET_PROJECT_NONE;
+}
+
+}  // namespace
+
+extern "C" {
+
+budget_status budget_engine_open(const budget_engine_options* options, int64_t now,
+                                 budget_engine** out, budget_error* err) {
+  return Guard(err, [&]() -> budget_status {
+    if (out == nullptr || options == nullptr || options->config_path == nullptr) {
+      SetError(err, "budget_engine_open: options, config_path and out are required");
+      return BUDGET_E_INVALID;
+    }
+    *out = nullptr;
+    budget::EngineOptions opts;
+    opts.config_path = options->config_path;
+    opts.state_path = options->state_path != nullptr ? options->state_path : "";
+    opts.half_life_seconds = options->half_life_seconds;
+    opts.zone = options->use_utc ? budget::TimeZone::Utc() : budget::TimeZone::Local();
+    if (budget_log_fn log = options->log; log != nullptr) {
+      opts.log = [log](budget::LogLevel level, const std::string& message) {
+        const budget_log_level c_level = level == budget::LogLevel::kError  ? BUDGET_LOG_ERROR
+                                         : level == budget::LogLevel::kInfo ? BUDGET_LOG_INFO
+                                                                            : BUDGET_LOG_DEBUG;
+        log(c_level, message.c_str());
+      };
+    }
+    auto engine = budget::Engine::Open(std::move(opts), now);
+    if (!engine) {
+      SetError(err, engine.error());
+      const bool config = engine.error().find(options->config_path) != std::string::npos;
+      return config ? BUDGET_E_CONFIG : BUDGET_E_STATE;
+    }
+    *out = new budget_engine{std::move(engine).value()};
+    return BUDGET_OK;
+  });
+}
+
+void budget_engine_close(budget_engine* engine) {
+  try {
+    delete engine;
+  } catch (...) {  // a destructor should not throw; never let it reach C
+  }
+}
+
+budget_status budget_engine_reload(budget_engine* engine, const char* config_path,
+                                   budget_error* err) {
+  return Guard(err, [&]() -> budget_status {
+    if (engine == nullptr || config_path == nullptr) return BUDGET_E_INVALID;
+    auto status = engine->engine->Reload(config_path);
+    if (!status) {
+      SetError(err, status.error());
+      return BUDGET_E_CONFIG;
+    }
+    return BUDGET_OK;
+  });
+}
+
+budget_status budget_engine_set_half_life(budget_engine* engine, int64_t half_life_seconds) {
+  return Guard(nullptr, [&]() -> budget_status {
+    if (engine == nullptr) return BUDGET_E_INVALID;
+    engine->engine->SetHalfLife(half_life_seconds);
+    return BUDGET_OK;
+  });
+}
+
+budget_status budget_engine_accrue(budget_engine* engine, const budget_usage_sample* sample,
+                                   budget_error* err) {
+  return Guard(err, [&]() -> budget_status {
+    if (engine == nullptr || sample == nullptr) return BUDGET_E_INVALID;
+    engine->engine->Accrue(View(sample->account), View(sample->user), View(sample->partition),
+                           sample->nodes, sample->from, sample->to);
+    return BUDGET_OK;
+  });
+}
+
+budget_status budget_engine_advance(budget_engine* engine, int64_t now, budget_error* err) {
+  return Guard(err, [&]() -> budget_status {
+    if (engine == nullptr) return BUDGET_E_INVALID;
+    engine->engine->Advance(now);
+    return BUDGET_OK;
+  });
+}
+
+int64_t budget_engine_accounted_until(budget_engine* engine) {
+  if (engine == nullptr) return 0;
+  try {
+    return engine->engine->accounted_until();
+  } catch (...) {
+    return 0;
+  }
+}
+
+budget_status budget_engine_save(budget_engine* engine, int64_t now, budget_error* err) {
+  return Guard(err, [&]() -> budget_status {
+    if (engine == nullptr) return BUDGET_E_INVALID;
+    auto status = engine->engine->Save(now);
+    if (!status) {
+      SetError(err, status.error());
+      return BUDGET_E_STATE;
+    }
+    return BUDGET_OK;
+  });
+}
+
+budget_status budget_engine_project(budget_engine* engine, const char* account, int64_t now,
+                                    budget_project_view* out, budget_error* err) {
+  return Guard(err, [&]() -> budget_status {
+    if (engine == nullptr || account == nullptr || out == nullptr) return BUDGET_E_INVALID;
+    const auto view = engine->engine->Project(account, now);
+    if (!view) {
+      SetError(err, std::string("no budget for account ") + account);
+      return BUDGET_E_NOT_FOUND;
+    }
+    out->state = ToC(view->status.state);
+    out->fair_share = view->fair_share.factor;
+    out->usage_gpu_seconds = view->status.decayed_usage;
+    out->effective_usage = view->fair_share.usage_ratio;
+    out->shares_gpu_hours = view->shares_gpu_hours;
+    out->level = view->fair_share.key;
+    return BUDGET_OK;
+  });
+}
+
+budget_status budget_engine_user_usage(budget_engine* engine, const char* account,
+                                       const char* user, double* usage_gpu_seconds,
+                                       budget_error* err) {
+  return Guard(err, [&]() -> budget_status {
+    if (engine == nullptr || account == nullptr || user == nullptr || usage_gpu_seconds == nullptr)
+      return BUDGET_E_INVALID;
+    const auto usage = engine->engine->UserUsage(account, user);
+    *usage_gpu_seconds = usage.value_or(0.0);
+    return usage ? BUDGET_OK : BUDGET_E_NOT_FOUND;
+  });
+}
+
+budget_partition_role budget_engine_partition_role(budget_engine* engine, const char* partition) {
+  if (engine == nullptr || partition == nullptr) return BUDGET_PARTITION_UNBUDGETED;
+  try {
+    switch (engine->engine->KindOfPartition(partition)) {
+      case budget::PartitionKind::kBudgeted:
+        return BUDGET_PARTITION_BUDGETED;
+      case budget::PartitionKind::kLow:
+        return BUDGET_PARTITION_LOW;
+      case budget::PartitionKind::kUnbudgeted:
+        break;
+    }
+  } catch (...) {
+  }
+  return BUDGET_PARTITION_UNBUDGETED;
+}
+
+budget_status budget_engine_set_weights(budget_engine* engine, const budget_weights* weights,
+                                        budget_error* err) {
+  return Guard(err, [&]() -> budget_status {
+    if (engine == nullptr || weights == nullptr ||
+        (weights->tres_count > 0 && weights->tres == nullptr)) {
+      SetError(err, "budget_engine_set_weights: engine and weights are required");
+      return BUDGET_E_INVALID;
+    }
+    budget::PriorityWeights w;
+    w.age = weights->age;
+    w.assoc = weights->assoc;
+    w.fairshare = weights->fairshare;
+    w.jobsize = weights->jobsize;
+    w.partition = weights->partition;
+    w.qos = weights->qos;
+    w.max_age_seconds = weights->max_age_seconds;
+    w.favor_small = weights->favor_small != 0;
+    w.small_relative_to_time = weights->small_relative_to_time != 0;
+    w.tres.assign(weights->tres, weights->tres + weights->tres_count);
+    engine->engine->SetWeights(std::move(w));
+    return BUDGET_OK;
+  });
+}
+
+budget_status budget_engine_job_priority(budget_engine* engine, const budget_job* job,
+                                         budget_job_priority* out, budget_error* err) {
+  return Guard(err, [&]() -> budget_status {
+    if (engine == nullptr || job == nullptr || out == nullptr ||
+        (job->tres_count > 0 && (job->tres_fraction == nullptr || out->tres == nullptr))) {
+      SetError(err, "budget_engine_job_priority: job, out and the TRES arrays are required");
+      return BUDGET_E_INVALID;
+    }
+    budget::JobPriorityInputs in;
+    in.now = job->now;
+    in.accrue_time = job->accrue_time;
+    in.assoc_norm = job->assoc_norm;
+    in.qos_norm = job->qos_norm;
+    in.partition_norm = job->partition_norm;
+    in.min_nodes = job->min_nodes;
+    in.cpus = job->cpus;
+    in.cluster_nodes = job->cluster_nodes;
+    in.cluster_cpus = job->cluster_cpus;
+    in.time_limit_minutes = job->time_limit_minutes;
+    in.tres_fraction.assign(job->tres_fraction, job->tres_fraction + job->tres_count);
+    in.site = job->site;
+    in.nice = job->nice;
+    const budget::JobPriority p =
+        engine->engine->Priority(View(job->account), View(job->partition), std::move(in));
+    out->age = p.age;
+    out->assoc = p.assoc;
+    out->fairshare = p.fairshare;
+    out->jobsize = p.jobsize;
+    out->partition = p.partition;
+    out->qos = p.qos;
+    for (std::uint32_t i = 0; i < job->tres_count; ++i) {
+      out->tres[i] = i < p.tres.size() ? p.tres[i] : 0.0;
+    }
+    out->site = p.site;
+    out->nice = p.nice;
+    out->priority = p.priority;
+    return BUDGET_OK;
+  });
+}
+
+double budget_classic_fs_factor(double effective_usage, double shares_norm) {
+  if (!(shares_norm > 0) || std::isnan(effective_usage)) return 0.0;
+  return std::pow(2.0, -(effective_usage / shares_norm));
+}
+
+}  // extern "C"

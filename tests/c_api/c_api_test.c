@@ -1,0 +1,220 @@
+/* The C ABI from C: error contracts, a ledger round trip, priorities. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "budget/budget.h"
+
+static int failures = 0;
+
+#define CHECK(cond)                                                        \
+	do {                                                               \
+		if (!(cond)) {                                             \
+			fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, \
+				__LINE__, #cond);                          \
+			failures++;                                        \
+		}                                                          \
+	} while (0)
+
+static char conf_path[512], state_path[512], bad_path[512];
+static int logged_errors = 0;
+
+static void count_errors(budget_log_level level, const char *message)
+{
+	if (level == BUDGET_LOG_ERROR) {
+		logged_errors++;
+		fprintf(stderr, "  logged: %s\n", message);
+	}
+}
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f) {
+		perror(path);
+		exit(2);
+	}
+	fputs(text, f);
+	fclose(f);
+}
+
+/* 1 January 2026 and 15 January 2026, 00:00 UTC. */
+#define JAN_1 1767225600
+#define JAN_15 (JAN_1 + 14 * 86400)
+#define FEB_1 (JAN_1 + 31 * 86400)
+
+static const char *good_conf =
+	"PartitionName=normal Role=budgeted GpuhPerNodeHour=4\n"
+	"PartitionName=low Role=low GpuhPerNodeHour=4\n"
+	"Project=alpha Kind=large Credit=120000 Start=2026-01-01 "
+	"PIs=a@uni.ch StorageTB=1 StorageInodes=1000\n"
+	"Project=beta Kind=large Credit=120000 Start=2026-01-01 "
+	"PIs=b@uni.ch StorageTB=1 StorageInodes=1000\n";
+
+static budget_engine *open_engine(const char *conf, budget_status *status)
+{
+	budget_engine_options options = {
+		.config_path = conf,
+		.state_path = state_path,
+		.half_life_seconds = 0,
+		.use_utc = 1,
+		.log = count_errors,
+	};
+	budget_engine *engine = NULL;
+	budget_error err;
+
+	*status = budget_engine_open(&options, JAN_15, &engine, &err);
+	if (*status != BUDGET_OK)
+		fprintf(stderr, "  open: %s\n", err.text);
+	return engine;
+}
+
+static void test_bad_arguments(void)
+{
+	budget_error err;
+	budget_engine *engine = (budget_engine *) 1;
+
+	CHECK(budget_engine_open(NULL, 0, &engine, &err) == BUDGET_E_INVALID);
+	CHECK(strlen(err.text) > 0);
+	CHECK(budget_engine_accrue(NULL, NULL, &err) == BUDGET_E_INVALID);
+	CHECK(budget_engine_save(NULL, 0, NULL) == BUDGET_E_INVALID);
+	CHECK(budget_engine_accounted_until(NULL) == 0);
+	CHECK(budget_engine_partition_role(NULL, "normal") ==
+	      BUDGET_PARTITION_UNBUDGETED);
+	budget_engine_close(NULL);
+}
+
+static void test_bad_config_names_file_and_line(void)
+{
+	budget_status status;
+	budget_engine *engine;
+
+	write_file(bad_path, "PartitionName=normal\nProject=x Kind=small "
+		   "Credit=-5 Created=2026-01-10 PIs=a@uni.ch\n");
+	logged_errors = 0;
+	engine = open_engine(bad_path, &status);
+	CHECK(engine == NULL);
+	CHECK(status == BUDGET_E_CONFIG);
+	CHECK(logged_errors >= 1);
+}
+
+static void test_ledger_round_trip_and_priority(void)
+{
+	budget_status status;
+	budget_engine *engine = open_engine(conf_path, &status);
+	budget_project_view alpha, beta;
+	budget_usage_sample sample = {
+		.account = "alpha", .user = "alice", .partition = "normal",
+		.nodes = 4, .from = JAN_1, .to = JAN_1 + 3 * 3600,
+	};
+	budget_error err;
+	double usage = 0;
+
+	CHECK(status == BUDGET_OK);
+	if (!engine)
+		return;
+	CHECK(budget_engine_accounted_until(engine) == 0); /* fresh */
+	CHECK(budget_engine_partition_role(engine, "normal") ==
+	      BUDGET_PARTITION_BUDGETED);
+	CHECK(budget_engine_partition_role(engine, "low") ==
+	      BUDGET_PARTITION_LOW);
+	CHECK(budget_engine_partition_role(engine, "gpu-x86") ==
+	      BUDGET_PARTITION_UNBUDGETED);
+
+	/* 3 hours on 4 nodes = 48 GPUh. */
+	CHECK(budget_engine_accrue(engine, &sample, &err) == BUDGET_OK);
+	CHECK(budget_engine_user_usage(engine, "alpha", "alice", &usage,
+				       &err) == BUDGET_OK);
+	CHECK(usage == 48.0 * 3600);
+	CHECK(budget_engine_project(engine, "alpha", JAN_15, &alpha, &err) ==
+	      BUDGET_OK);
+	CHECK(budget_engine_project(engine, "beta", JAN_15, &beta, &err) ==
+	      BUDGET_OK);
+	CHECK(alpha.state == BUDGET_PROJECT_ACTIVE);
+	CHECK(alpha.shares_gpu_hours == 10000.0); /* 120,000 / 12 */
+	CHECK(alpha.fair_share < beta.fair_share); /* more usage, lower */
+	CHECK(budget_engine_project(engine, "nobody", JAN_15, &alpha, &err) ==
+	      BUDGET_E_NOT_FOUND);
+
+	{
+		budget_weights weights = { .fairshare = 10000000,
+					   .age = 2000000,
+					   .max_age_seconds = 30 * 86400 };
+		budget_job job = { .now = JAN_15, .accrue_time = JAN_15 - 5 * 86400,
+				   .account = "beta", .partition = "normal" };
+		budget_job_priority out = { 0 };
+
+		CHECK(budget_engine_set_weights(engine, &weights, &err) ==
+		      BUDGET_OK);
+		CHECK(budget_engine_job_priority(engine, &job, &out, &err) ==
+		      BUDGET_OK);
+		CHECK(out.fairshare == beta.fair_share * 10000000);
+		CHECK(out.priority > 6000000); /* behind its line */
+		job.partition = "gpu-x86";
+		CHECK(budget_engine_job_priority(engine, &job, &out, &err) ==
+		      BUDGET_OK);
+		CHECK(out.fairshare == 0.0); /* unbudgeted partition */
+	}
+
+	CHECK(budget_engine_save(engine, JAN_15, &err) == BUDGET_OK);
+	budget_engine_close(engine);
+
+	engine = open_engine(conf_path, &status);
+	CHECK(status == BUDGET_OK);
+	if (!engine)
+		return;
+	CHECK(budget_engine_accounted_until(engine) == JAN_15);
+	CHECK(budget_engine_user_usage(engine, "alpha", "alice", &usage,
+				       &err) == BUDGET_OK);
+	CHECK(usage == 48.0 * 3600);
+
+	/* A broken file on reload keeps the last good one. */
+	logged_errors = 0;
+	CHECK(budget_engine_reload(engine, bad_path, &err) == BUDGET_E_CONFIG);
+	CHECK(strstr(err.text, "budget.conf.bad:2") != NULL);
+	CHECK(logged_errors >= 1);
+	CHECK(budget_engine_project(engine, "alpha", JAN_15, &alpha, &err) ==
+	      BUDGET_OK);
+
+	/* Months close on advance: January of alpha. */
+	CHECK(budget_engine_advance(engine, FEB_1 + 60, &err) == BUDGET_OK);
+	CHECK(budget_engine_project(engine, "alpha", FEB_1 + 60, &alpha,
+				    &err) == BUDGET_OK);
+	/* February: expected = 2 x 10,000 - max(48, minimal of January). */
+	CHECK(alpha.shares_gpu_hours > 10000.0);
+	budget_engine_close(engine);
+}
+
+int main(int argc, char **argv)
+{
+	const char *dir = argc > 1 ? argv[1] : "c_api_scratch";
+
+	if (mkdir(dir, 0700) && errno != EEXIST) {
+		perror(dir);
+		return 2;
+	}
+	snprintf(conf_path, sizeof(conf_path), "%s/budget.conf", dir);
+	snprintf(bad_path, sizeof(bad_path), "%s/budget.conf.bad", dir);
+	snprintf(state_path, sizeof(state_path), "%s/ledger", dir);
+	remove(state_path);
+	{
+		char old[600];
+
+		snprintf(old, sizeof(old), "%s.old", state_path);
+		remove(old);
+	}
+	write_file(conf_path, good_conf);
+
+	test_bad_arguments();
+	test_bad_config_names_file_and_line();
+	test_ledger_round_trip_and_priority();
+
+	if (failures)
+		fprintf(stderr, "%d check(s) failed\n", failures);
+	else
+		printf("c_api_test: all checks passed\n");
+	return failures ? 1 : 0;
+}
