@@ -82,8 +82,6 @@ struct ClosedMonth {
   std::string account;
   int month = 0;  // 1..D
   MonthRow row;   // closed: used, lost, graced, remaining
-
-  friend bool operator==(const ClosedMonth&, const ClosedMonth&) = default;
 };
 
 // The usage ledger of every project. A value type: copy it, compare it, save
