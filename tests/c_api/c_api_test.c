@@ -93,7 +93,7 @@ static void test_bad_config_names_file_and_line(void)
 	budget_status status;
 	budget_engine *engine;
 
-	write_file(bad_path, "PartitionName=normal\nProject=x Kind=small "
+	write_file(bad_path, "PartitionName=low Role=low\nProject=x Kind=small "
 		   "Credit=-5 Created=2026-01-10 PIs=a@uni.ch\n");
 	logged_errors = 0;
 	engine = open_engine(bad_path, &status);
