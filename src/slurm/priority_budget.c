@@ -73,7 +73,7 @@ static budget_engine *engine = NULL;
 static uint32_t weight_age, weight_assoc, weight_fs, weight_js, weight_part,
 	weight_qos;
 static double *weight_tres = NULL;	/* slurmctld_tres_cnt entries */
-static int weight_tres_cnt = 0;
+static uint32_t weight_tres_cnt = 0;
 static uint16_t prio_flags = 0;
 static uint32_t calc_period = 300;
 
@@ -149,7 +149,7 @@ static void _read_weights(void)
 		slurm_conf.priority_calc_period : 300;
 	xfree(weight_tres);
 	weight_tres = tres;
-	weight_tres_cnt = tres ? tres_cnt : 0;
+	weight_tres_cnt = tres ? (uint32_t) tres_cnt : 0;
 
 	weights = (budget_weights) {
 		.age = weight_age,
@@ -162,7 +162,7 @@ static void _read_weights(void)
 		.favor_small = slurm_conf.priority_favor_small,
 		.small_relative_to_time =
 			(prio_flags & PRIORITY_FLAGS_SIZE_RELATIVE) ? 1 : 0,
-		.tres_count = (uint32_t) weight_tres_cnt,
+		.tres_count = weight_tres_cnt,
 		.tres = weight_tres,
 	};
 	if (engine) {
@@ -342,7 +342,7 @@ static void _decay_slurm_usage(double real_decay)
 	ListIterator itr;
 	slurmdb_assoc_rec_t *assoc;
 	slurmdb_qos_rec_t *qos;
-	int i;
+	uint32_t i;
 
 	if (real_decay >= 1.0)
 		return;
@@ -474,9 +474,9 @@ static void _publish_usage(time_t now)
 
 /* multifactor's TRES share of the partition (or raw with NO_NORMAL_TRES). */
 static void _tres_fractions(job_record_t *job_ptr, part_record_t *part_ptr,
-			    double *out, int cnt)
+			    double *out, uint32_t cnt)
 {
-	int i;
+	uint32_t i;
 
 	for (i = 0; i < cnt; i++) {
 		uint64_t value = 0;
@@ -530,13 +530,13 @@ static void _job_inputs(job_record_t *job_ptr, part_record_t *part_ptr,
 		cpus = details->min_cpus;
 	in->cpus = cpus;
 	in->min_nodes = details->min_nodes;
-	in->cluster_nodes = node_record_count;
+	in->cluster_nodes = (uint32_t) node_record_count;
 	in->cluster_cpus = cluster_cpus;
 	if (job_ptr->time_limit != NO_VAL)
 		in->time_limit_minutes = job_ptr->time_limit;
 	else if (part_ptr)
 		in->time_limit_minutes = part_ptr->max_time;
-	in->tres_count = (uint32_t) weight_tres_cnt;
+	in->tres_count = weight_tres_cnt;
 	if (weight_tres_cnt) {
 		_tres_fractions(job_ptr, part_ptr, tres_fraction,
 				weight_tres_cnt);
@@ -618,7 +618,7 @@ static uint32_t _job_priority(job_record_t *job_ptr, time_t now)
 
 		if (!job_ptr->priority_array)
 			job_ptr->priority_array = xcalloc(
-				list_count(job_ptr->part_ptr_list) + 1,
+				(size_t) list_count(job_ptr->part_ptr_list) + 1,
 				sizeof(uint32_t));
 		list_sort(job_ptr->part_ptr_list, priority_sort_part_tier);
 		itr = list_iterator_create(job_ptr->part_ptr_list);
