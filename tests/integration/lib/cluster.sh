@@ -134,15 +134,23 @@ _lc_tail() {
 
 # Starts a daemon in the background, in its own session, and records its PID. setsid and
 # setpriv exec (setsid forks only for a process group leader, hence set +m), so $! is the
-# daemon itself.
+# daemon itself. Returns once the PID runs the daemon's program (until the exec, ps shows
+# bash or setsid, and cluster_stop would refuse to signal it).
 _lc_spawn() {
-  local name=$1 monitor=0
+  local name=$1 monitor=0 pid i comm
   shift
   [[ $- == *m* ]] && monitor=1
   ((monitor)) && set +m
   setsid "$@" </dev/null >>"$_LC/log/$name.out" 2>&1 &
-  echo "$!" >"$_LC/run/$name.pid"
+  pid=$!
   ((monitor)) && set -m
+  echo "$pid" >"$_LC/run/$name.pid"
+  for ((i = 0; i < 200; i++)); do
+    comm=$(ps -o comm= -p "$pid" 2>/dev/null) || return 0 # exited: the caller's probe reports it
+    [[ "$comm" == "$(_lc_comm "$name")" ]] && return 0
+    sleep 0.01
+  done
+  _lc_say "$name (PID $pid) still runs '$comm' after 2 s"
   return 0
 }
 
@@ -153,7 +161,7 @@ _lc_wait_for() {
   shift 3
   local deadline=$(($(_lc_usec) + timeout * 1000000))
   until "$@" >/dev/null 2>&1; do
-    if [[ -n "$daemon" ]] && ! _lc_running "$daemon"; then
+    if [[ -n "$daemon" ]] && ! _lc_alive "$(_lc_pid "$daemon" || echo 0)"; then
       _lc_say "$daemon exited while waiting for $what"
       _lc_tail "$daemon"
       return 1
