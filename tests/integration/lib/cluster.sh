@@ -30,6 +30,8 @@
 #   EXTRA_PLUGIN_DIR=          a directory put first in PluginDir, so a plugin built there wins
 #   EXTRA_SLURM_CONF=          lines appended to slurm.conf (a later key overrides an earlier one)
 #   EXTRA_SLURM_CONF_FILE=     a file appended to slurm.conf, after EXTRA_SLURM_CONF
+#   EXTRA_ETC_FILES=           files (space-separated) copied into etc/ next to slurm.conf,
+#                              e.g. a budget.conf that priority/budget reads at init
 #   FRESH=1                    start from nothing: wipes etc/, spool/, jobs/, log/ and drops
 #                              the accounting database
 #   BUDGET_LC_GRACE=30         seconds from SIGTERM to SIGKILL in cluster_stop
@@ -276,6 +278,14 @@ _lc_write_configs() {
     _lc_say "EXTRA_SLURM_CONF_FILE=$EXTRA_SLURM_CONF_FILE is not readable"
     return 1
   fi
+  local file
+  for file in ${EXTRA_ETC_FILES:-}; do
+    if [[ ! -r "$file" ]]; then
+      _lc_say "EXTRA_ETC_FILES: $file is not readable"
+      return 1
+    fi
+    cp "$file" "$etc/"
+  done
   if ! [[ "$_LC_NODES" =~ ^[1-9][0-9]*$ && "$_LC_GPUS" =~ ^[0-9]+$ ]]; then
     _lc_say "NODES must be >= 1 and GPUS >= 0 (got NODES=$_LC_NODES GPUS=$_LC_GPUS)"
     return 1
