@@ -16,8 +16,7 @@ namespace budget {
 // nearest centime (halves away from zero). 48 GPUh at 269 centimes per
 // node-hour and 4 GPUh per node-hour = 12 node-hours = 3228 centimes.
 // A rate <= 0 bills nothing per node-hour, so the result is 0.
-Centimes ChfOf(GpuSeconds usage, Centimes price_per_node_hour,
-               MilliRate rate = kGh200MilliRate);
+Centimes ChfOf(GpuSeconds usage, Centimes price_per_node_hour, MilliRate rate = kGh200MilliRate);
 
 // "32.28", "0.05", "-1.50", "1,234.56": francs with two decimals, thousands
 // separated by commas like FormatGpuHours.

@@ -66,9 +66,10 @@ class Schedule {
   MonthRow Open() const;
 
   // Closes month `month` with its usage. Closing an already closed month
-  // changes nothing and succeeds (idempotent; the usage passed is ignored). Months close in order: closing
-  // month k > closed_months() + 1, or a month past D, is an error; used < 0 too,
-  // and so is a usage that would overflow accounted().
+  // changes nothing and succeeds (idempotent; the usage passed is ignored).
+  // Months close in order: closing month k > closed_months() + 1, or a month
+  // past D, is an error; used < 0 too, and so is a usage that would overflow
+  // accounted().
   Status Close(int month, GpuSeconds used);
 
  private:

@@ -1,6 +1,7 @@
 // Civil dates: parsing, formatting, month and day arithmetic, time zones.
 #include "budget/civil_date.hpp"
 
+#include <cstdint>
 #include <cstdio>
 #include <ctime>
 
@@ -13,7 +14,9 @@ constexpr UnixTime kSecondsPerDay = 86400;
 bool IsLeapYear(int year) { return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0; }
 
 // Floor division: months and days before the epoch must round towards -inf.
-long FloorDiv(long a, long b) { return a / b - ((a % b != 0 && (a < 0) != (b < 0)) ? 1 : 0); }
+std::int64_t FloorDiv(std::int64_t a, std::int64_t b) {
+  return a / b - ((a % b != 0 && (a < 0) != (b < 0)) ? 1 : 0);
+}
 
 // Parses exactly `n` decimal digits at text[pos..pos+n).
 std::optional<int> ParseDigits(std::string_view text, std::size_t pos, std::size_t n) {
@@ -66,35 +69,35 @@ std::string FormatCivilDate(const CivilDate& d) {
 }
 
 CivilDate FirstOfMonthAfter(const CivilDate& d, int months) {
-  const long index = static_cast<long>(d.year) * 12 + (d.month - 1) + months;
-  const long year = FloorDiv(index, 12);
+  const std::int64_t index = static_cast<std::int64_t>(d.year) * 12 + (d.month - 1) + months;
+  const std::int64_t year = FloorDiv(index, 12);
   return CivilDate{static_cast<int>(year), static_cast<int>(index - year * 12) + 1, 1};
 }
 
 CivilDate AddDays(const CivilDate& d, int days) { return CivilFromDays(DaysFromCivil(d) + days); }
 
 // http://howardhinnant.github.io/date_algorithms.html, days_from_civil.
-long DaysFromCivil(const CivilDate& d) {
-  const long y = static_cast<long>(d.year) - (d.month <= 2 ? 1 : 0);
-  const long m = d.month;
-  const long era = (y >= 0 ? y : y - 399) / 400;
-  const long yoe = y - era * 400;                                         // [0, 399]
-  const long doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d.day - 1;  // [0, 365]
-  const long doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;                 // [0, 146096]
+long DaysFromCivil(const CivilDate& d) {  // NOLINT(google-runtime-int): header signature
+  const std::int64_t y = static_cast<std::int64_t>(d.year) - (d.month <= 2 ? 1 : 0);
+  const std::int64_t m = d.month;
+  const std::int64_t era = (y >= 0 ? y : y - 399) / 400;
+  const std::int64_t yoe = y - era * 400;                                        // [0, 399]
+  const std::int64_t doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d.day - 1;  // [0, 365]
+  const std::int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;                // [0, 146096]
   return era * 146097 + doe - 719468;
 }
 
 // Same source, civil_from_days.
-CivilDate CivilFromDays(long days) {
-  const long z = days + 719468;
-  const long era = (z >= 0 ? z : z - 146096) / 146097;
-  const long doe = z - era * 146097;                                      // [0, 146096]
-  const long yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;  // [0, 399]
-  const long doy = doe - (365 * yoe + yoe / 4 - yoe / 100);               // [0, 365]
-  const long mp = (5 * doy + 2) / 153;                                    // [0, 11]
-  const long day = doy - (153 * mp + 2) / 5 + 1;                          // [1, 31]
-  const long month = mp < 10 ? mp + 3 : mp - 9;                          // [1, 12]
-  const long year = yoe + era * 400 + (month <= 2 ? 1 : 0);
+CivilDate CivilFromDays(long days) {  // NOLINT(google-runtime-int): header signature
+  const std::int64_t z = days + 719468;
+  const std::int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+  const std::int64_t doe = z - era * 146097;                                       // [0, 146096]
+  const std::int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;  // [0, 399]
+  const std::int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);                // [0, 365]
+  const std::int64_t mp = (5 * doy + 2) / 153;                                     // [0, 11]
+  const std::int64_t day = doy - (153 * mp + 2) / 5 + 1;                           // [1, 31]
+  const std::int64_t month = mp < 10 ? mp + 3 : mp - 9;                            // [1, 12]
+  const std::int64_t year = yoe + era * 400 + (month <= 2 ? 1 : 0);
   return CivilDate{static_cast<int>(year), static_cast<int>(month), static_cast<int>(day)};
 }
 

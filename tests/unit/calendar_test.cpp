@@ -35,7 +35,8 @@ TEST(ProjectCalendarSmall, CreatedInDecemberStartsInJanuary) {
 }
 
 TEST(ProjectCalendarSmall, AcceptsPostponementUpToThreeMonths) {
-  for (const CivilDate start : {CivilDate{2026, 4, 1}, CivilDate{2026, 5, 1}, CivilDate{2026, 6, 1}}) {
+  for (const CivilDate start :
+       {CivilDate{2026, 4, 1}, CivilDate{2026, 5, 1}, CivilDate{2026, 6, 1}}) {
     const auto cal = ProjectCalendar::Small(kMarch15, start);
     ASSERT_TRUE(cal.ok()) << FormatCivilDate(start) << ": " << cal.error();
     EXPECT_EQ(cal.value().start(), start);
@@ -83,7 +84,8 @@ TEST(ProjectCalendarLarge, StartsOnFirstJanuaryOrFirstJuly) {
 }
 
 TEST(ProjectCalendarLarge, RefusesOtherStarts) {
-  for (const CivilDate start : {CivilDate{2026, 4, 1}, CivilDate{2026, 1, 2}, CivilDate{2026, 7, 15}}) {
+  for (const CivilDate start :
+       {CivilDate{2026, 4, 1}, CivilDate{2026, 1, 2}, CivilDate{2026, 7, 15}}) {
     const auto cal = ProjectCalendar::Large(start, std::nullopt);
     ASSERT_FALSE(cal.ok()) << FormatCivilDate(start);
     EXPECT_NE(cal.error().find("must be 1 January or 1 July"), std::string::npos);

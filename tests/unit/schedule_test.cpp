@@ -69,10 +69,10 @@ TEST(MinimalOf, IsZeroWhenAheadOfTheLine) {
 }
 
 TEST(MinimalOf, RoundsToNearestWithHalvesDown) {
-  EXPECT_EQ(MinimalOf(3, Grace{1, 2}), 1);  // 1.5 -> 1
-  EXPECT_EQ(MinimalOf(5, Grace{1, 2}), 2);  // 2.5 -> 2
-  EXPECT_EQ(MinimalOf(1, Grace{2, 3}), 0);  // 0.33 -> 0
-  EXPECT_EQ(MinimalOf(2, Grace{2, 3}), 1);  // 0.67 -> 1
+  EXPECT_EQ(MinimalOf(3, Grace{1, 2}), 1);    // 1.5 -> 1
+  EXPECT_EQ(MinimalOf(5, Grace{1, 2}), 2);    // 2.5 -> 2
+  EXPECT_EQ(MinimalOf(1, Grace{2, 3}), 0);    // 0.33 -> 0
+  EXPECT_EQ(MinimalOf(2, Grace{2, 3}), 1);    // 0.67 -> 1
   EXPECT_EQ(MinimalOf(10, Grace{3, 20}), 8);  // 8.5 -> 8
   EXPECT_EQ(MinimalOf(11, Grace{3, 20}), 9);  // 9.35 -> 9
 }
