@@ -1,0 +1,70 @@
+// sbudget: the command line entry point; parses arguments and runs one verb.
+//
+// Contract for verbs (each file adding a subcommand): the verb's callback prints
+// its own output. To end with a non-zero status after printing, it throws
+// CLI::RuntimeError(code) (e.g. kExitFailure). Bad arguments it detects itself
+// are thrown as CLI::ValidationError("one-line message"): main prints
+// "sbudget: error: <message>" on stderr and exits with kExitBadUsage, as for the
+// errors CLI11 finds (unknown option, missing value, no subcommand).
+#include <fmt/core.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include "commands.hpp"
+
+namespace {
+
+// CLI11 messages are one line; keep that promise even if one is not.
+std::string OneLine(std::string text) {
+  for (char& c : text) {
+    if (c == '\n') {
+      c = ' ';
+    }
+  }
+  return text;
+}
+
+int Run(int argc, char** argv) {
+  CLI::App app{"GPU-hour project budgets on Slurm: linear credits with grace", "sbudget"};
+  app.require_subcommand(1);
+  budget::cli::AddSimulateCommand(app);
+  budget::cli::AddCheckConfigCommand(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::Success& e) {
+    return app.exit(e);  // --help: CLI11 prints the help of the chosen verb on stdout
+  } catch (const CLI::RuntimeError& e) {
+    return e.get_exit_code();  // the verb already said why
+  } catch (const CLI::ParseError& e) {
+    // CLI11 checks for a missing verb before unknown words, so a misspelt verb
+    // would only read "A subcommand is required"; name the word instead.
+    const std::vector<std::string> extra = app.remaining();
+    if (app.get_subcommands().empty() && !extra.empty()) {
+      fmt::print(stderr, "sbudget: error: unknown {} \"{}\"\n",
+                 extra.front().starts_with('-') ? "option" : "command", extra.front());
+    } else {
+      fmt::print(stderr, "sbudget: error: {}\n", OneLine(e.what()));
+    }
+    return budget::cli::kExitBadUsage;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "sbudget: error: {}\n", OneLine(e.what()));
+    return budget::cli::kExitFailure;
+  }
+  return budget::cli::kExitOk;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return Run(argc, argv);
+  } catch (...) {
+    // Even printing failed (out of memory, closed stderr): say little, safely.
+    std::fputs("sbudget: error: unexpected failure\n", stderr);
+    return budget::cli::kExitFailure;
+  }
+}
