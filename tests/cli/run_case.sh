@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Runs one CLI golden case and compares its exit code, stdout and stderr with the expected files.
+#
+# usage: run_case.sh SBUDGET CASES_DIR/NAME [--update]
+#   NAME.args    arguments, one per line (a blank line is an empty argument)
+#   NAME.stdout  expected standard output; absent: stdout must be empty
+#   NAME.stderr  expected standard error; absent: stderr must be empty
+#   NAME.code    expected exit code; absent: 0
+# --update writes what sbudget printed into those files instead of comparing
+# (review the diff before committing it).
+set -u
+
+sbudget=$1
+case_path=$2
+update=${3:-}
+
+if [[ ! -f "$case_path.args" ]]; then
+  echo "run_case.sh: no $case_path.args" >&2
+  exit 1
+fi
+args=()
+mapfile -t args < "$case_path.args"
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+"$sbudget" "${args[@]}" >"$work/stdout" 2>"$work/stderr"
+code=$?
+
+if [[ "$update" == "--update" ]]; then
+  for stream in stdout stderr; do
+    if [[ -s "$work/$stream" ]]; then
+      cp "$work/$stream" "$case_path.$stream"
+    else
+      rm -f "$case_path.$stream"
+    fi
+  done
+  if [[ "$code" != 0 ]]; then
+    echo "$code" > "$case_path.code"
+  else
+    rm -f "$case_path.code"
+  fi
+  exit 0
+fi
+
+status=0
+expected_code=0
+if [[ -f "$case_path.code" ]]; then
+  expected_code=$(tr -d '[:space:]' < "$case_path.code")
+fi
+if [[ "$code" != "$expected_code" ]]; then
+  echo "exit code $code, expected $expected_code"
+  status=1
+fi
+for stream in stdout stderr; do
+  expected="$case_path.$stream"
+  [[ -f "$expected" ]] || expected=/dev/null
+  if ! diff -u --label "expected $stream" --label "actual $stream" "$expected" "$work/$stream"; then
+    status=1
+  fi
+done
+exit $status
