@@ -10,9 +10,9 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-# shellcheck source=lib/cluster.sh
+# shellcheck source=SCRIPTDIR/lib/cluster.sh
 source "$here/lib/cluster.sh"
-# shellcheck source=lib/accounts.sh
+# shellcheck source=SCRIPTDIR/lib/accounts.sh
 source "$here/lib/accounts.sh"
 
 checks=0
