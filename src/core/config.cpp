@@ -52,28 +52,42 @@ std::optional<std::int64_t> ParseFixed(std::string_view text, int decimals) {
   std::size_t i = 0;
   auto push_digit = [&value](char c) {
     const std::int64_t d = c - '0';
-    if (value > (kMax - d) / 10) return false;
+    if (value > (kMax - d) / 10) {
+      return false;
+    }
     value = value * 10 + d;
     return true;
   };
   while (i < text.size() && IsDigit(text[i])) {
-    if (!push_digit(text[i])) return std::nullopt;
+    if (!push_digit(text[i])) {
+      return std::nullopt;
+    }
     ++i;
   }
-  if (i == 0) return std::nullopt;
+  if (i == 0) {
+    return std::nullopt;
+  }
   int fraction_digits = 0;
   if (i < text.size() && text[i] == '.') {
     ++i;
     while (i < text.size() && IsDigit(text[i])) {
-      if (fraction_digits == decimals || !push_digit(text[i])) return std::nullopt;
+      if (fraction_digits == decimals || !push_digit(text[i])) {
+        return std::nullopt;
+      }
       ++fraction_digits;
       ++i;
     }
-    if (fraction_digits == 0) return std::nullopt;
+    if (fraction_digits == 0) {
+      return std::nullopt;
+    }
   }
-  if (i != text.size()) return std::nullopt;
+  if (i != text.size()) {
+    return std::nullopt;
+  }
   for (; fraction_digits < decimals; ++fraction_digits) {
-    if (value > kMax / 10) return std::nullopt;
+    if (value > kMax / 10) {
+      return std::nullopt;
+    }
     value *= 10;
   }
   return value;
@@ -85,11 +99,19 @@ std::vector<std::string> SplitList(std::string_view text) {
   std::size_t begin = 0;
   while (begin <= text.size()) {
     std::size_t end = text.find(',', begin);
-    if (end == std::string_view::npos) end = text.size();
+    if (end == std::string_view::npos) {
+      end = text.size();
+    }
     std::string_view item = text.substr(begin, end - begin);
-    while (!item.empty() && (item.front() == ' ' || item.front() == '\t')) item.remove_prefix(1);
-    while (!item.empty() && (item.back() == ' ' || item.back() == '\t')) item.remove_suffix(1);
-    if (!item.empty()) items.emplace_back(item);
+    while (!item.empty() && (item.front() == ' ' || item.front() == '\t')) {
+      item.remove_prefix(1);
+    }
+    while (!item.empty() && (item.back() == ' ' || item.back() == '\t')) {
+      item.remove_suffix(1);
+    }
+    if (!item.empty()) {
+      items.emplace_back(item);
+    }
     begin = end + 1;
   }
   return items;
@@ -119,19 +141,22 @@ bool IsPublicSuffixLike(std::string_view rest) {
       return false;
     }
     ++labels;
-    if (dot == std::string_view::npos) break;
+    if (dot == std::string_view::npos) {
+      break;
+    }
     begin = dot + 1;
   }
   return labels <= 2;
 }
 
 std::optional<std::string_view> MatchWebmail(std::string_view domain) {
-  const std::string lower = Lower(domain);
+  const std::string lower_text = Lower(domain);
+  const std::string_view lower = lower_text;
   for (const std::string_view entry : kWebmailDomains) {
     if (entry.ends_with(".*")) {
       const std::string_view stem = entry.substr(0, entry.size() - 1);  // "yahoo."
-      if (lower.size() > stem.size() && std::string_view(lower).starts_with(stem) &&
-          IsPublicSuffixLike(std::string_view(lower).substr(stem.size()))) {
+      if (lower.size() > stem.size() && lower.starts_with(stem) &&
+          IsPublicSuffixLike(lower.substr(stem.size()))) {
         return entry;
       }
     } else if (lower == entry) {
@@ -162,7 +187,7 @@ class Diagnostics {
   void Add(int line, std::string_view field, std::string message) {
     list_.push_back({line, std::string(field), std::move(message)});
   }
-  bool empty() const { return list_.empty(); }
+  bool Empty() const { return list_.empty(); }
 
   // Ordered by line; errors of one line in the order they were found.
   std::string Render(std::string_view file) {
@@ -170,7 +195,9 @@ class Diagnostics {
                      [](const Diagnostic& a, const Diagnostic& b) { return a.line < b.line; });
     std::string out;
     for (const Diagnostic& d : list_) {
-      if (!out.empty()) out += '\n';
+      if (!out.empty()) {
+        out += '\n';
+      }
       out += file;
       out += ':';
       out += std::to_string(d.line);
@@ -205,8 +232,12 @@ std::optional<LineError> Tokenize(std::string_view line, std::vector<Pair>& pair
   std::size_t i = 0;
   const std::size_t n = line.size();
   while (true) {
-    while (i < n && (line[i] == ' ' || line[i] == '\t')) ++i;
-    if (i == n || line[i] == '#') break;
+    while (i < n && (line[i] == ' ' || line[i] == '\t')) {
+      ++i;
+    }
+    if (i == n || line[i] == '#') {
+      break;
+    }
     const std::size_t token_begin = i;
     std::string word;
     std::optional<std::size_t> eq;  // position of the first unquoted '=' in word
@@ -224,7 +255,9 @@ std::optional<LineError> Tokenize(std::string_view line, std::vector<Pair>& pair
         break;
       } else if (c == '"') {
         in_quote = true;
-        if (!eq) quote_in_key = true;
+        if (!eq) {
+          quote_in_key = true;
+        }
       } else if (c == '=' && !eq) {
         eq = word.size();
       } else {
@@ -236,9 +269,15 @@ std::optional<LineError> Tokenize(std::string_view line, std::vector<Pair>& pair
       return LineError{eq ? word.substr(0, *eq) : std::string(token),
                        "unterminated quote: a value opened with \" must close on the same line"};
     }
-    if (!eq) return LineError{std::string(token), "not a Key=Value pair"};
-    if (quote_in_key) return LineError{std::string(token), "a key cannot be quoted"};
-    if (*eq == 0) return LineError{std::string(token), "a pair with no key before '='"};
+    if (!eq) {
+      return LineError{std::string(token), "not a Key=Value pair"};
+    }
+    if (quote_in_key) {
+      return LineError{std::string(token), "a key cannot be quoted"};
+    }
+    if (*eq == 0) {
+      return LineError{std::string(token), "a pair with no key before '='"};
+    }
     pairs.push_back({word.substr(0, *eq), word.substr(*eq)});
   }
   return std::nullopt;
@@ -260,7 +299,9 @@ template <std::size_t N>
 std::optional<std::string_view> Canonical(const std::array<std::string_view, N>& keys,
                                           std::string_view key) {
   for (const std::string_view k : keys) {
-    if (EqualsIgnoreCase(k, key)) return k;
+    if (EqualsIgnoreCase(k, key)) {
+      return k;
+    }
   }
   return std::nullopt;
 }
@@ -297,28 +338,20 @@ std::string UnknownKeyMessage(RecordKind kind, std::string_view key) {
 }
 
 // The pairs of one line with known keys, by canonical key, first one kept.
-class Record {
- public:
-  Record(RecordKind kind, int line) : kind_(kind), line_(line) {}
+struct Record {
+  RecordKind kind;
+  int line;
+  std::vector<std::pair<std::string_view, std::string>> values;
 
-  RecordKind kind() const { return kind_; }
-  int line() const { return line_; }
-
-  void Set(std::string_view canonical_key, std::string value) {
-    values_.emplace_back(canonical_key, std::move(value));
-  }
   bool Has(std::string_view canonical_key) const { return Get(canonical_key) != nullptr; }
   const std::string* Get(std::string_view canonical_key) const {
-    for (const auto& [k, v] : values_) {
-      if (k == canonical_key) return &v;
+    for (const auto& [k, v] : values) {
+      if (k == canonical_key) {
+        return &v;
+      }
     }
     return nullptr;
   }
-
- private:
-  RecordKind kind_;
-  int line_;
-  std::vector<std::pair<std::string_view, std::string>> values_;
 };
 
 // Classifies the line by its first key, reports unknown and repeated keys.
@@ -329,12 +362,12 @@ Record BuildRecord(const std::vector<Pair>& pairs, int line, Diagnostics& diags)
   } else if (EqualsIgnoreCase(pairs.front().key, "Project")) {
     kind = RecordKind::kProject;
   }
-  Record record(kind, line);
+  Record record{kind, line, {}};
   std::vector<std::string> seen;  // lowercased keys, known or not
   for (const Pair& pair : pairs) {
     const std::string lower = Lower(pair.key);
     const std::optional<std::string_view> canonical = CanonicalFor(kind, pair.key);
-    const std::string_view shown = canonical ? *canonical : std::string_view(pair.key);
+    const std::string_view shown = canonical.value_or(pair.key);
     if (std::find(seen.begin(), seen.end(), lower) != seen.end()) {
       diags.Add(line, shown, "given twice on this line");
       continue;
@@ -344,7 +377,7 @@ Record BuildRecord(const std::vector<Pair>& pairs, int line, Diagnostics& diags)
       diags.Add(line, pair.key, UnknownKeyMessage(kind, pair.key));
       continue;
     }
-    record.Set(*canonical, pair.value);
+    record.values.emplace_back(*canonical, pair.value);
   }
   return record;
 }
@@ -382,15 +415,21 @@ class Parser {
     std::size_t begin = 0;
     while (begin < text.size()) {
       std::size_t end = text.find('\n', begin);
-      if (end == std::string_view::npos) end = text.size();
+      if (end == std::string_view::npos) {
+        end = text.size();
+      }
       std::string_view line = text.substr(begin, end - begin);
-      if (line.ends_with('\r')) line.remove_suffix(1);
+      if (line.ends_with('\r')) {
+        line.remove_suffix(1);
+      }
       ++line_number;
       ParseLine(line, line_number);
       begin = end + 1;
     }
     Finish();
-    if (!diags_.empty()) return Error{diags_.Render(config_.path)};
+    if (!diags_.Empty()) {
+      return Error{diags_.Render(config_.path)};
+    }
     return std::move(config_);
   }
 
@@ -401,9 +440,11 @@ class Parser {
       diags_.Add(number, error->field, error->message);
       return;
     }
-    if (pairs.empty()) return;
+    if (pairs.empty()) {
+      return;
+    }
     const Record record = BuildRecord(pairs, number, diags_);
-    switch (record.kind()) {
+    switch (record.kind) {
       case RecordKind::kGlobal:
         ParseGlobal(record);
         break;
@@ -419,9 +460,9 @@ class Parser {
   // A global option set on two lines would make the file's meaning depend on
   // which one a reader notices first; refuse it rather than let the last win.
   bool FirstTimeSet(const Record& record, std::string_view key) {
-    const auto [it, inserted] = global_lines_.emplace(std::string(key), record.line());
+    const auto [it, inserted] = global_lines_.emplace(std::string(key), record.line);
     if (!inserted) {
-      diags_.Add(record.line(), key,
+      diags_.Add(record.line, key,
                  "already set on line " + std::to_string(it->second) + "; set it once");
     }
     return inserted;
@@ -430,7 +471,7 @@ class Parser {
   void ParseGlobal(const Record& record) {
     if (const std::string* v = record.Get("NodeHourPrice");
         v != nullptr && FirstTimeSet(record, "NodeHourPrice")) {
-      ParseNodeHourPrice(*v, record.line());
+      ParseNodeHourPrice(*v, record.line);
     }
     if (const std::string* v = record.Get("CreditUsedUp");
         v != nullptr && FirstTimeSet(record, "CreditUsedUp")) {
@@ -439,7 +480,7 @@ class Parser {
       } else if (EqualsIgnoreCase(*v, "reject")) {
         config_.credit_used_up = BudgetConfig::CreditUsedUpAction::kReject;
       } else {
-        diags_.Add(record.line(), "CreditUsedUp", "must be redirect or reject, got " + Quoted(*v));
+        diags_.Add(record.line, "CreditUsedUp", "must be redirect or reject, got " + Quoted(*v));
       }
     }
     if (const std::string* v = record.Get("UnbudgetedAccounts");
@@ -449,18 +490,17 @@ class Parser {
       } else if (EqualsIgnoreCase(*v, "reject")) {
         config_.unbudgeted_accounts = BudgetConfig::UnbudgetedAction::kReject;
       } else {
-        diags_.Add(record.line(), "UnbudgetedAccounts",
-                   "must be allow or reject, got " + Quoted(*v));
+        diags_.Add(record.line, "UnbudgetedAccounts", "must be allow or reject, got " + Quoted(*v));
       }
     }
     if (const std::string* v = record.Get("LowPartition");
         v != nullptr && FirstTimeSet(record, "LowPartition")) {
       if (v->empty()) {
-        diags_.Add(record.line(), "LowPartition", "must name a partition, got \"\"");
+        diags_.Add(record.line, "LowPartition", "must name a partition, got \"\"");
         low_partition_valid_ = false;
       } else {
         config_.low_partition = *v;
-        low_partition_line_ = record.line();
+        low_partition_line_ = record.line;
       }
     }
   }
@@ -497,7 +537,7 @@ class Parser {
   }
 
   void ParsePartition(const Record& record) {
-    const int line = record.line();
+    const int line = record.line;
     bool valid = true;
     const std::string& name = *record.Get("PartitionName");
     if (name.empty() || name.find_first_of(", \t") != std::string::npos) {
@@ -523,7 +563,9 @@ class Parser {
         valid = false;
       }
     }
-    if (role) partition.role = *role;
+    if (role) {
+      partition.role = *role;
+    }
     if (const std::string* v = record.Get("GpuhPerNodeHour")) {
       const std::optional<std::int64_t> rate = ParseFixed(*v, 3);
       if (!rate || *rate <= 0 || *rate > kMaxMilliRate) {
@@ -535,9 +577,15 @@ class Parser {
         partition.rate = *rate;
       }
     }
-    if (!name.empty()) partition_seen_.emplace(name, PartitionSeen{line, role});
-    if (!partition_line_) partition_line_ = line;
-    if (valid) config_.partitions.push_back(std::move(partition));
+    if (!name.empty()) {
+      partition_seen_.emplace(name, PartitionSeen{line, role});
+    }
+    if (!partition_line_) {
+      partition_line_ = line;
+    }
+    if (valid) {
+      config_.partitions.push_back(std::move(partition));
+    }
   }
 
   void Fail(const ProjectDraft& draft, std::string_view field, std::string message) {
@@ -547,9 +595,13 @@ class Parser {
   std::optional<CivilDate> ParseDate(const ProjectDraft& draft, const Record& record,
                                      std::string_view key) {
     const std::string* v = record.Get(key);
-    if (v == nullptr) return std::nullopt;
+    if (v == nullptr) {
+      return std::nullopt;
+    }
     std::optional<CivilDate> date = ParseCivilDate(*v);
-    if (!date) Fail(draft, key, "must be a date YYYY-MM-DD, got " + Quoted(*v));
+    if (!date) {
+      Fail(draft, key, "must be a date YYYY-MM-DD, got " + Quoted(*v));
+    }
     return date;
   }
 
@@ -570,7 +622,7 @@ class Parser {
 
   void ParseProject(const Record& record) {
     ProjectDraft draft;
-    draft.line = record.line();
+    draft.line = record.line;
     const std::string& account = *record.Get("Project");
     draft.account = account;
     if (!IsSlurmAccountName(account)) {
@@ -632,14 +684,18 @@ class Parser {
 
     if (const std::string* v = record.Get("PIs")) {
       draft.pis = ParseAddresses(draft, *v, "PIs");
-      if (draft.pis.empty()) Fail(draft, "PIs", "must list at least one e-mail address");
+      if (draft.pis.empty()) {
+        Fail(draft, "PIs", "must list at least one e-mail address");
+      }
     } else {
       Fail(draft, "PIs", "missing (at least one institutional e-mail address)");
     }
     if (const std::string* v = record.Get("Deputies")) {
       draft.deputies = ParseAddresses(draft, *v, "Deputies");
     }
-    if (const std::string* v = record.Get("Title")) draft.title = *v;
+    if (const std::string* v = record.Get("Title")) {
+      draft.title = *v;
+    }
 
     if (const std::string* v = record.Get("StorageTB")) {
       const std::optional<std::int64_t> milli_tb = ParseFixed(*v, 3);
@@ -663,7 +719,9 @@ class Parser {
       Fail(draft, "StorageInodes", "missing (mandatory for a large project)");
     }
 
-    if (const std::string* v = record.Get("Fields")) draft.fields = SplitList(*v);
+    if (const std::string* v = record.Get("Fields")) {
+      draft.fields = SplitList(*v);
+    }
     if (const std::string* v = record.Get("Price")) {
       const std::optional<std::int64_t> price = ParseFixed(*v, 2);
       if (!price || *price <= 0 || *price > kMaxNodeHourPrice) {
@@ -690,7 +748,9 @@ class Parser {
   // projects) and the low partition.
   void Finish() {
     for (ProjectDraft& draft : drafts_) {
-      if (!draft.calendar || draft.price) continue;
+      if (!draft.calendar || draft.price) {
+        continue;
+      }
       const int year = draft.calendar->start().year;
       if (const std::optional<Centimes> price = NodeHourPriceFor(config_, year)) {
         draft.price = *price;
@@ -701,7 +761,9 @@ class Parser {
       }
     }
     CheckLowPartition();
-    if (!diags_.empty()) return;
+    if (!diags_.Empty()) {
+      return;
+    }
     for (ProjectDraft& d : drafts_) {
       const bool small = d.kind == ProjectKind::kSmall;
       config_.projects.push_back(ProjectSpec{
@@ -724,7 +786,9 @@ class Parser {
   // Once partitions are declared, the one jobs are redirected to must be one
   // of them and billed as low, or low use could not be capped (policy.md §4).
   void CheckLowPartition() {
-    if (!partition_line_ || !low_partition_valid_) return;
+    if (!partition_line_ || !low_partition_valid_) {
+      return;
+    }
     const std::string& name = config_.low_partition;
     const int line = low_partition_line_ ? *low_partition_line_ : *partition_line_;
     const std::string shown =
@@ -757,21 +821,27 @@ class Parser {
 
 const ProjectSpec* BudgetConfig::FindProject(std::string_view account) const {
   for (const ProjectSpec& p : projects) {
-    if (p.account == account) return &p;
+    if (p.account == account) {
+      return &p;
+    }
   }
   return nullptr;
 }
 
 const PartitionRate* BudgetConfig::FindPartition(std::string_view name) const {
   for (const PartitionRate& p : partitions) {
-    if (p.name == name) return &p;
+    if (p.name == name) {
+      return &p;
+    }
   }
   return nullptr;
 }
 
 std::optional<Centimes> NodeHourPriceFor(const BudgetConfig& config, int year) {
   const auto it = config.node_hour_prices.find(year);
-  if (it == config.node_hour_prices.end()) return std::nullopt;
+  if (it == config.node_hour_prices.end()) {
+    return std::nullopt;
+  }
   return it->second;
 }
 
@@ -786,7 +856,9 @@ Result<BudgetConfig> LoadBudgetConfig(const std::string& path) {
   errno = 0;
   const std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"),
                                                              &std::fclose);
-  if (!file) return fail(errno);
+  if (!file) {
+    return fail(errno);
+  }
   std::string text;
   std::array<char, 8192> buffer{};
   std::size_t n = 0;
@@ -794,12 +866,16 @@ Result<BudgetConfig> LoadBudgetConfig(const std::string& path) {
     text.append(buffer.data(), n);
   }
   // A directory opens fine on Linux and fails on the first read (EISDIR).
-  if (std::ferror(file.get()) != 0) return fail(errno != 0 ? errno : EIO);
+  if (std::ferror(file.get()) != 0) {
+    return fail(errno != 0 ? errno : EIO);
+  }
   return ParseBudgetConfig(text, path);
 }
 
 bool IsSlurmAccountName(std::string_view name) {
-  if (name.empty() || !(IsLowerAlpha(name.front()) || IsDigit(name.front()))) return false;
+  if (name.empty() || !(IsLowerAlpha(name.front()) || IsDigit(name.front()))) {
+    return false;
+  }
   return std::all_of(name.begin(), name.end(),
                      [](char c) { return IsLowerAlpha(c) || IsDigit(c) || c == '_' || c == '-'; });
 }
@@ -821,7 +897,9 @@ bool IsEmailAddress(std::string_view address) {
       })) {
     return false;
   }
-  if (domain.size() > 253) return false;
+  if (domain.size() > 253) {
+    return false;
+  }
   std::size_t begin = 0;
   int labels = 0;
   std::string_view last;
@@ -829,9 +907,13 @@ bool IsEmailAddress(std::string_view address) {
     const std::size_t dot = domain.find('.', begin);
     last =
         domain.substr(begin, dot == std::string_view::npos ? std::string_view::npos : dot - begin);
-    if (!IsDomainLabel(last)) return false;
+    if (!IsDomainLabel(last)) {
+      return false;
+    }
     ++labels;
-    if (dot == std::string_view::npos) break;
+    if (dot == std::string_view::npos) {
+      break;
+    }
     begin = dot + 1;
   }
   return labels >= 2 && last.size() >= 2 && std::all_of(last.begin(), last.end(), IsAlpha);

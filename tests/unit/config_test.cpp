@@ -12,12 +12,16 @@ namespace {
 
 // Plain-gtest stand-ins for gmock's StartsWith and HasSubstr, with the text on failure.
 ::testing::AssertionResult BeginsWith(const std::string& text, std::string_view prefix) {
-  if (text.starts_with(prefix)) return ::testing::AssertionSuccess();
+  if (text.starts_with(prefix)) {
+    return ::testing::AssertionSuccess();
+  }
   return ::testing::AssertionFailure()
          << "\"" << text << "\" does not begin with \"" << prefix << "\"";
 }
 ::testing::AssertionResult Contains(const std::string& text, std::string_view part) {
-  if (text.find(part) != std::string::npos) return ::testing::AssertionSuccess();
+  if (text.find(part) != std::string::npos) {
+    return ::testing::AssertionSuccess();
+  }
   return ::testing::AssertionFailure() << "\"" << text << "\" does not contain \"" << part << "\"";
 }
 
@@ -54,7 +58,9 @@ std::string With(std::string line, std::string_view key, std::string_view value)
   const std::string needle = " " + std::string(key) + "=";
   const std::size_t at = line.find(needle);
   EXPECT_NE(at, std::string::npos) << key << " not in " << line;
-  if (at == std::string::npos) return line;
+  if (at == std::string::npos) {
+    return line;
+  }
   const std::size_t begin = at + needle.size();
   line.replace(begin, line.find_first_of(" \n", begin) - begin, value);
   return line;

@@ -1,0 +1,127 @@
+// sbudget check-config: validates a budget.conf and summarises what it declares.
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "budget/billing.hpp"
+#include "budget/civil_date.hpp"
+#include "budget/config.hpp"
+#include "budget/schedule.hpp"
+#include "budget/units.hpp"
+#include "commands.hpp"
+
+namespace budget::cli {
+
+namespace {
+
+// "4", "0.125", "2.5": thousandths without trailing zeros.
+std::string FormatRate(MilliRate rate) {
+  std::string out = std::to_string(rate / 1000);
+  MilliRate fraction = rate % 1000;
+  if (fraction != 0) {
+    std::string digits = fmt::format("{:03d}", fraction);
+    while (digits.back() == '0') {
+      digits.pop_back();
+    }
+    out += '.' + digits;
+  }
+  return out;
+}
+
+std::string FormatPrices(const std::map<int, Centimes>& prices) {
+  std::string out;
+  for (const auto& [year, price] : prices) {
+    out += fmt::format("{}{}:{}", out.empty() ? "" : ",", year, FormatChf(price));
+  }
+  return out;
+}
+
+// Rows of cells printed with each column as wide as its widest cell; the
+// columns listed in `right` are right-aligned (numbers).
+std::string Table(const std::vector<std::vector<std::string>>& rows,
+                  const std::vector<bool>& right) {
+  std::vector<std::size_t> widths(right.size(), 0);
+  for (const auto& row : rows) {
+    for (std::size_t i = 0; i < row.size(); ++i) {
+      widths[i] = std::max(widths[i], row[i].size());
+    }
+  }
+  std::string out;
+  for (const auto& row : rows) {
+    std::string line;
+    for (std::size_t i = 0; i < row.size(); ++i) {
+      line += right[i] ? fmt::format("  {:>{}}", row[i], widths[i])
+                       : fmt::format("  {:<{}}", row[i], widths[i]);
+    }
+    while (!line.empty() && line.back() == ' ') {
+      line.pop_back();
+    }
+    out += line + '\n';
+  }
+  return out;
+}
+
+std::string Summary(const BudgetConfig& config) {
+  std::string out = fmt::format("{}: OK, {} partition{}, {} project{}\n", config.path,
+                                config.partitions.size(), config.partitions.size() == 1 ? "" : "s",
+                                config.projects.size(), config.projects.size() == 1 ? "" : "s");
+  out += fmt::format(
+      "CreditUsedUp={} UnbudgetedAccounts={} LowPartition={} NodeHourPrice={}\n",
+      config.credit_used_up == BudgetConfig::CreditUsedUpAction::kRedirect ? "redirect" : "reject",
+      config.unbudgeted_accounts == BudgetConfig::UnbudgetedAction::kAllow ? "allow" : "reject",
+      config.low_partition, FormatPrices(config.node_hour_prices));
+
+  if (!config.partitions.empty()) {
+    std::vector<std::vector<std::string>> rows = {{"partition", "role", "GPUh/node-hour"}};
+    for (const PartitionRate& p : config.partitions) {
+      rows.push_back(
+          {p.name, p.role == PartitionRole::kLow ? "low" : "budgeted", FormatRate(p.rate)});
+    }
+    out += "\n" + Table(rows, {false, false, true});
+  }
+
+  if (!config.projects.empty()) {
+    std::vector<std::vector<std::string>> rows = {{"project", "kind", "credit GPUh",
+                                                   "start..last day", "months", "grace", "CHF",
+                                                   "CHF/node-hour"}};
+    for (const ProjectSpec& p : config.projects) {
+      // The credit's worth in CHF is counted in GH200 node-hours (policy.md §2).
+      rows.push_back(
+          {p.account, p.kind == ProjectKind::kSmall ? "small" : "large", FormatGpuHours(p.credit),
+           FormatCivilDate(p.calendar.start()) + ".." + FormatCivilDate(p.calendar.last_day()),
+           std::to_string(p.calendar.months()),
+           fmt::format("{:.1f}%", GraceFor(p.credit).Percent()),
+           FormatChf(ChfOf(p.credit, p.price_per_node_hour, kGh200MilliRate)),
+           FormatChf(p.price_per_node_hour)});
+    }
+    out += "\n" + Table(rows, {false, false, true, false, true, true, true, true});
+  }
+  return out;
+}
+
+}  // namespace
+
+void AddCheckConfigCommand(CLI::App& app) {
+  CLI::App* cmd = app.add_subcommand(
+      "check-config",
+      "Validate a budget.conf: print every error (FILE:LINE: Field: message) and exit 1, or "
+      "print a summary of its partitions and projects and exit 0");
+  auto path = std::make_shared<std::string>(kDefaultBudgetConfPath);
+  cmd->add_option("file", *path, "The budget.conf to check")->capture_default_str();
+  cmd->callback([path] {
+    const Result<BudgetConfig> config = LoadBudgetConfig(*path);
+    if (!config.ok()) {
+      fmt::print(stderr, "{}\n", config.error());
+      throw CLI::RuntimeError(kExitFailure);
+    }
+    fmt::print("{}", Summary(config.value()));
+  });
+}
+
+}  // namespace budget::cli
