@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 
 namespace budget {
@@ -594,6 +595,43 @@ TEST(LoadBudgetConfig, AcceptsTheShippedExample) {
   ASSERT_EQ(c.projects.size(), 4U);
   EXPECT_EQ(c.FindProject("protfold")->calendar.start(), (CivilDate{2026, 4, 1}));
   EXPECT_EQ(c.FindProject("matsci_2027")->price_per_node_hour, 280);
+}
+
+// The text of a file under the source tree, "" if it cannot be read.
+std::string SourceFile(const std::string& relative) {
+  std::ifstream in(std::string(BUDGET_GOLDEN_DIR "/../../") + relative, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+// budget.conf(5) as plain text: groff's \- and \e back to - and \.
+std::string UnescapedManPage() {
+  const std::string page = SourceFile("docs/budget.conf.5");
+  std::string out;
+  for (std::size_t i = 0; i < page.size(); ++i) {
+    if (page[i] == '\\' && i + 1 < page.size() && (page[i + 1] == '-' || page[i + 1] == 'e')) {
+      out += page[i + 1] == '-' ? '-' : '\\';
+      ++i;
+    } else {
+      out += page[i];
+    }
+  }
+  return out;
+}
+
+TEST(BudgetConfManPage, ShowsTheShippedExampleVerbatim) {
+  const std::string example = SourceFile("docs/examples/budget.conf");
+  ASSERT_FALSE(example.empty());
+  EXPECT_TRUE(Contains(UnescapedManPage(), example));
+}
+
+TEST(BudgetConfManPage, ShowsTheSummaryCheckConfigPrintsForTheExample) {
+  std::string summary = SourceFile("tests/cli/cases/check_config_example.stdout");
+  ASSERT_FALSE(summary.empty());
+  // The CLI case names the file by its path relative to tests/cli; the page by its name.
+  const std::string cli_path = "../../docs/examples/budget.conf";
+  ASSERT_TRUE(summary.starts_with(cli_path));
+  summary.replace(0, cli_path.size(), "budget.conf");
+  EXPECT_TRUE(Contains(UnescapedManPage(), summary));
 }
 
 }  // namespace
