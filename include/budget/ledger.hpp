@@ -189,8 +189,8 @@ struct ProjectStatus {
   // Before the start: credit. 1..D: credit - accounted(month - 1) -
   // used_this_month. From the end on: credit - accounted(D). May be negative.
   GpuSeconds remaining = 0;
-  GpuSeconds low_allowance = 0;  // MonthlyBudget()
-  GpuSeconds low_used = 0;       // Usage::LowCharged()
+  GpuSeconds low_allowance = 0;     // MonthlyBudget()
+  GpuSeconds low_used = 0;          // Usage::LowCharged()
   GpuSeconds preparatory_used = 0;  // Usage::Preparatory()
   double decayed_usage = 0.0;       // the project's fair-share usage
 };

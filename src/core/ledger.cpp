@@ -65,8 +65,8 @@ Status CheckSums(std::string_view account, std::string_view role,
     GpuSeconds sum = 0;
     for (const auto* part : parts) {
       if (__builtin_add_overflow(sum, At(*part, static_cast<int>(m)), &sum)) {
-        return Error{"project " + Quoted(account) + ": " + std::string(role) +
-                     " usage of month " + std::to_string(m) + " overflows"};
+        return Error{"project " + Quoted(account) + ": " + std::string(role) + " usage of month " +
+                     std::to_string(m) + " overflows"};
       }
     }
     const GpuSeconds recorded = At(total, static_cast<int>(m));
@@ -200,8 +200,8 @@ void Ledger::Accrue(const ProjectTerms& terms, const TimeZone& zone, std::string
   }
 }
 
-void Ledger::Record(std::string_view account, std::string_view user, int month,
-                    PartitionRole role, GpuSeconds amount) {
+void Ledger::Record(std::string_view account, std::string_view user, int month, PartitionRole role,
+                    GpuSeconds amount) {
   assert(amount >= 0 && "ledger: Record of a negative amount");
   assert(month >= 0 && "ledger: Record in a negative month");
   ProjectUsage& project = ProjectOf(account);

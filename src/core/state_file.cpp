@@ -51,9 +51,15 @@ std::string EscapeName(std::string_view name) {
 }
 
 int HexValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  if (c >= '0' && c <= '9') {
+    return c - '0';
+  }
+  if (c >= 'a' && c <= 'f') {
+    return c - 'a' + 10;
+  }
+  if (c >= 'A' && c <= 'F') {
+    return c - 'A' + 10;
+  }
   return -1;
 }
 
@@ -124,9 +130,13 @@ std::vector<std::string_view> SplitSpaces(std::string_view line) {
   std::vector<std::string_view> tokens;
   std::size_t i = 0;
   while (i < line.size()) {
-    while (i < line.size() && line[i] == ' ') ++i;
+    while (i < line.size() && line[i] == ' ') {
+      ++i;
+    }
     const std::size_t start = i;
-    while (i < line.size() && line[i] != ' ') ++i;
+    while (i < line.size() && line[i] != ' ') {
+      ++i;
+    }
     if (i > start) {
       tokens.push_back(line.substr(start, i - start));
     }
@@ -242,8 +252,8 @@ Status CheckEnvelope(std::string_view bytes, std::string_view& body) {
   const std::string_view written = last.substr(kChecksumPrefix.size());
   const std::string computed = Hex64(Fnv1a64(bytes.substr(0, last_start)));
   if (written != computed) {
-    return Error{"checksum mismatch: the file says " + Shown(written) + " but its content hashes to " +
-                 computed + " (the file is corrupt or was edited)"};
+    return Error{"checksum mismatch: the file says " + Shown(written) +
+                 " but its content hashes to " + computed + " (the file is corrupt or was edited)"};
   }
   body = bytes.substr(first_end + 1, last_start - (first_end + 1));
   return Ok();
@@ -278,7 +288,8 @@ std::string EncodeLedger(const Ledger& ledger, UnixTime saved_at) {
            " budgeted=" + FormatList(project.total.budgeted) +
            " low=" + FormatList(project.total.low) + "\n";
     for (const auto& [user_name, user] : project.users) {
-      out += "user " + name + " " + EscapeName(user_name) + " decayed=" + FormatDouble(user.decayed) +
+      out += "user " + name + " " + EscapeName(user_name) +
+             " decayed=" + FormatDouble(user.decayed) +
              " carry=" + std::to_string(user.carry_milli[0]) + "," +
              std::to_string(user.carry_milli[1]) + " budgeted=" + FormatList(user.budgeted) +
              " low=" + FormatList(user.low) + "\n";
@@ -319,22 +330,32 @@ Result<DecodedLedger> DecodeLedger(std::string_view bytes) {
                     (kind == "decayed-at" ? " or none" : "") + ", got " + Shown(line));
       }
       if (kind == "saved-at") {
-        if (saved_at.has_value()) return fail("saved-at given twice");
+        if (saved_at.has_value()) {
+          return fail("saved-at given twice");
+        }
         saved_at = t;
       } else {
-        if (decayed_at.has_value()) return fail("decayed-at given twice");
+        if (decayed_at.has_value()) {
+          return fail("decayed-at given twice");
+        }
         decayed_at = none ? std::nullopt : std::optional<UnixTime>(t);
       }
     } else if (kind == "project") {
-      if (tokens.size() < 2) return fail("project: missing account name");
+      if (tokens.size() < 2) {
+        return fail("project: missing account name");
+      }
       const std::optional<std::string> account = UnescapeName(tokens[1]);
-      if (!account.has_value()) return fail("project: bad %-escape in " + Shown(tokens[1]));
+      if (!account.has_value()) {
+        return fail("project: bad %-escape in " + Shown(tokens[1]));
+      }
       auto fields = KeyValues(tokens, 2, {"closed", "decayed", "budgeted", "low"});
-      if (!fields.ok()) return fail("project " + Shown(*account) + ": " + fields.error());
+      if (!fields.ok()) {
+        return fail("project " + Shown(*account) + ": " + fields.error());
+      }
       ProjectUsage project;
       if (!ParseWhole(fields.value().at("closed"), project.closed_months)) {
-        return fail("project " + Shown(*account) + ": closed: not a whole number: " +
-                    Shown(fields.value().at("closed")));
+        return fail("project " + Shown(*account) +
+                    ": closed: not a whole number: " + Shown(fields.value().at("closed")));
       }
       if (Status s = ParseUsageFields(fields.value(), project.total); !s.ok()) {
         return fail("project " + Shown(*account) + ": " + s.error());
@@ -343,7 +364,9 @@ Result<DecodedLedger> DecodeLedger(std::string_view bytes) {
         return fail("project " + Shown(*account) + " given twice");
       }
     } else if (kind == "user") {
-      if (tokens.size() < 3) return fail("user: expected an account and a user name");
+      if (tokens.size() < 3) {
+        return fail("user: expected an account and a user name");
+      }
       const std::optional<std::string> account = UnescapeName(tokens[1]);
       const std::optional<std::string> name = UnescapeName(tokens[2]);
       if (!account.has_value() || !name.has_value()) {
@@ -355,7 +378,9 @@ Result<DecodedLedger> DecodeLedger(std::string_view bytes) {
                     " has no project line before it");
       }
       auto fields = KeyValues(tokens, 3, {"decayed", "carry", "budgeted", "low"});
-      if (!fields.ok()) return fail("user " + Shown(*name) + ": " + fields.error());
+      if (!fields.ok()) {
+        return fail("user " + Shown(*name) + ": " + fields.error());
+      }
       UserUsage user;
       if (Status s = ParseUsageFields(fields.value(), user); !s.ok()) {
         return fail("user " + Shown(*name) + ": " + s.error());
@@ -388,7 +413,9 @@ Result<DecodedLedger> DecodeLedger(std::string_view bytes) {
 
 namespace {
 
-std::string SystemError(int error) { return std::error_code(error, std::generic_category()).message(); }
+std::string SystemError(int error) {
+  return std::error_code(error, std::generic_category()).message();
+}
 
 // "1777593600 (2026-05-01 00:00:00 UTC)", for messages.
 std::string ShownTime(UnixTime t) {
@@ -399,7 +426,7 @@ std::string ShownTime(UnixTime t) {
     seconds += kDaySeconds;
     --days;
   }
-  const CivilDate date = CivilFromDays(static_cast<long>(days));
+  const CivilDate date = CivilFromDays(days);
   char clock[16];
   std::snprintf(clock, sizeof clock, "%02d:%02d:%02d", static_cast<int>(seconds / 3600),
                 static_cast<int>(seconds / 60 % 60), static_cast<int>(seconds % 60));
@@ -606,8 +633,8 @@ Result<LoadedLedger> LoadLedgerFile(const std::string& path) {
   if (old.decoded.has_value()) {
     const std::string what = main.Describe();
     LoadedLedger loaded = FromAttempt(std::move(old));
-    loaded.warnings.push_back(what + "; loaded the previous copy " + loaded.source +
-                              ", saved at " + ShownTime(loaded.saved_at) +
+    loaded.warnings.push_back(what + "; loaded the previous copy " + loaded.source + ", saved at " +
+                              ShownTime(loaded.saved_at) +
                               ": usage charged after that time is not in the ledger");
     return loaded;
   }

@@ -18,15 +18,21 @@ constexpr int kMaxDecimals = 6;
 constexpr std::int64_t kMaxWholeGpuHours = 1'000'000'000'000;
 
 std::string_view Trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) {
+    s.remove_prefix(1);
+  }
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) {
+    s.remove_suffix(1);
+  }
   return s;
 }
 
 std::string Lower(std::string_view s) {
   std::string out(s);
   for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    if (c >= 'A' && c <= 'Z') {
+      c = static_cast<char>(c - 'A' + 'a');
+    }
   }
   return out;
 }
@@ -37,58 +43,66 @@ std::vector<std::string_view> SplitCommas(std::string_view line) {
   while (true) {
     const std::size_t comma = line.find(',', start);
     fields.push_back(Trim(line.substr(start, comma - start)));
-    if (comma == std::string_view::npos) return fields;
+    if (comma == std::string_view::npos) {
+      return fields;
+    }
     start = comma + 1;
   }
 }
 
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
-bool HasSpace(std::string_view s) {
-  return s.find_first_of(" \t") != std::string_view::npos;
-}
+bool HasSpace(std::string_view s) { return s.find_first_of(" \t") != std::string_view::npos; }
 
 std::string Quoted(std::string_view s) { return "\"" + std::string(s) + "\""; }
 
 // "YYYY-MM" -> the 1st of that month.
 std::optional<CivilDate> ParseMonth(std::string_view s) {
-  if (s.size() != 7 || s[4] != '-') return std::nullopt;
+  if (s.size() != 7 || s[4] != '-') {
+    return std::nullopt;
+  }
   for (const std::size_t i : {0U, 1U, 2U, 3U, 5U, 6U}) {
-    if (!IsDigit(s[i])) return std::nullopt;
+    if (!IsDigit(s[i])) {
+      return std::nullopt;
+    }
   }
   const int year = (s[0] - '0') * 1000 + (s[1] - '0') * 100 + (s[2] - '0') * 10 + (s[3] - '0');
   const int month = (s[5] - '0') * 10 + (s[6] - '0');
-  if (month < 1 || month > 12) return std::nullopt;
+  if (month < 1 || month > 12) {
+    return std::nullopt;
+  }
   return CivilDate{year, month, 1};
 }
 
-// "12.25" GPU hours -> 44100 GPU-seconds; nullopt and a reason when invalid.
-std::optional<GpuSeconds> ParseGpuHours(std::string_view s, std::string& why) {
+// "12.25" GPU hours -> 44100 GPU-seconds; the error is "gpu_hours: why, got ...".
+Result<GpuSeconds> ParseGpuHours(std::string_view s) {
   const std::size_t dot = s.find('.');
   const std::string_view whole = s.substr(0, dot);
   const std::string_view decimals =
       dot == std::string_view::npos ? std::string_view() : s.substr(dot + 1);
   const auto all_digits = [](std::string_view t) {
     for (const char c : t) {
-      if (!IsDigit(c)) return false;
+      if (!IsDigit(c)) {
+        return false;
+      }
     }
     return true;
   };
+  const std::string got = ", got " + Quoted(s);
   if (s.empty() || whole.empty() || !all_digits(whole) || !all_digits(decimals) ||
       (dot != std::string_view::npos && decimals.empty())) {
-    why = "must be a non-negative number of GPU hours such as 750 or 12.25";
-    return std::nullopt;
+    return Error{"gpu_hours: must be a non-negative number of GPU hours such as 750 or 12.25" +
+                 got};
   }
   if (static_cast<int>(decimals.size()) > kMaxDecimals) {
-    why = "at most " + std::to_string(kMaxDecimals) + " decimals";
-    return std::nullopt;
+    return Error{"gpu_hours: at most " + std::to_string(kMaxDecimals) + " decimals" + got};
   }
   std::int64_t hours = 0;
   for (const char c : whole) {
     hours = hours * 10 + (c - '0');
     if (hours > kMaxWholeGpuHours) {
-      why = "more than " + std::to_string(kMaxWholeGpuHours) + " GPU hours";
-      return std::nullopt;
+      return Error{"gpu_hours: more than " + std::to_string(kMaxWholeGpuHours) + " GPU hours" +
+                   got};
     }
   }
   std::int64_t fraction = 0;
@@ -111,7 +125,9 @@ const char* RoleName(PartitionRole role) {
 std::string JoinLines(const std::vector<std::string>& lines) {
   std::string out;
   for (const std::string& line : lines) {
-    if (!out.empty()) out.push_back('\n');
+    if (!out.empty()) {
+      out.push_back('\n');
+    }
     out += line;
   }
   return out;
@@ -136,15 +152,21 @@ Result<std::vector<UsageImportRow>> ParseUsageImport(std::string_view text,
     std::string_view line = text.substr(pos, end == std::string_view::npos ? end : end - pos);
     pos = end == std::string_view::npos ? text.size() : end + 1;
     ++line_number;
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (!line.empty() && line.back() == '\r') {
+      line.remove_suffix(1);
+    }
     line = Trim(line.substr(0, line.find('#')));
-    if (line.empty()) continue;
+    if (line.empty()) {
+      continue;
+    }
     const std::string where = file + ":" + std::to_string(line_number) + ": ";
 
     if (!header_seen) {
       std::string normalised;
       for (const std::string_view field : SplitCommas(line)) {
-        if (!normalised.empty()) normalised.push_back(',');
+        if (!normalised.empty()) {
+          normalised.push_back(',');
+        }
         normalised += Lower(field);
       }
       if (normalised != kHeader) {
@@ -185,13 +207,14 @@ Result<std::vector<UsageImportRow>> ParseUsageImport(std::string_view text,
       errors.push_back(where + "partition: expected \"budgeted\" or \"low\", got " +
                        Quoted(fields[3]));
     }
-    std::string why;
-    if (const std::optional<GpuSeconds> amount = ParseGpuHours(fields[4], why)) {
-      row.amount = *amount;
+    if (const Result<GpuSeconds> amount = ParseGpuHours(fields[4]); amount.ok()) {
+      row.amount = amount.value();
     } else {
-      errors.push_back(where + "gpu_hours: " + why + ", got " + Quoted(fields[4]));
+      errors.push_back(where + amount.error());
     }
-    if (errors.size() != errors_before) continue;
+    if (errors.size() != errors_before) {
+      continue;
+    }
 
     const auto [it, inserted] =
         seen.emplace(std::make_tuple(row.account, row.user, row.month, row.role), line_number);

@@ -19,7 +19,8 @@ namespace {
 constexpr std::int64_t kHour = 3600;
 constexpr std::int64_t kDay = 24 * kHour;
 
-UnixTime At(int year, int month, int day, int hour = 0, int minute = 0, int second = 0) {
+UnixTime At(int year, int month, int day, std::int64_t hour = 0, std::int64_t minute = 0,
+            std::int64_t second = 0) {
   return TimeZone::Utc().MidnightOf(CivilDate{year, month, day}) + hour * kHour + minute * 60 +
          second;
 }
@@ -46,8 +47,9 @@ GpuSeconds SumOf(const std::vector<GpuSeconds>& v) {
   return sum;
 }
 
-const PartitionRate kGh200{"normal", PartitionRole::kBudgeted, kGh200MilliRate};
-const PartitionRate kLowGh200{"low", PartitionRole::kLow, kGh200MilliRate};
+// The GH200 partitions: budgeted and low, 4 GPUh per node-hour.
+PartitionRate Gh200() { return {"normal", PartitionRole::kBudgeted, kGh200MilliRate}; }
+PartitionRate LowGh200() { return {"low", PartitionRole::kLow, kGh200MilliRate}; }
 
 // Checks the two invariants of every project: users sum to the project per
 // month and role, and the schedule conserves the credit.
@@ -69,8 +71,8 @@ void ExpectInvariants(const Ledger& ledger, const std::vector<ProjectTerms>& ter
       EXPECT_GE(user.carry_milli[1], 0);
       EXPECT_LT(user.carry_milli[1], 1000);
     }
-    const int months = static_cast<int>(
-        std::max(project.total.budgeted.size(), project.total.low.size()) + 2);
+    const int months =
+        static_cast<int>(std::max(project.total.budgeted.size(), project.total.low.size()) + 2);
     for (int m = 0; m < months; ++m) {
       EXPECT_EQ(project.total.Budgeted(m), budgeted[m]) << account << " month " << m;
       EXPECT_EQ(project.total.Low(m), low[m]) << account << " month " << m;
@@ -95,7 +97,7 @@ TEST(LedgerAccrue, BillsNodesTimesRate) {
   // policy.md §2: 3 hours on 4 nodes = 12 node-hours = 48 GPUh.
   const ProjectTerms p = SmallProject("chem", 6'000);
   Ledger ledger;
-  ledger.Accrue(p, TimeZone::Utc(), "alice", kGh200, 4, At(2026, 4, 10, 8), At(2026, 4, 10, 11));
+  ledger.Accrue(p, TimeZone::Utc(), "alice", Gh200(), 4, At(2026, 4, 10, 8), At(2026, 4, 10, 11));
   ASSERT_NE(ledger.Find("chem"), nullptr);
   EXPECT_EQ(ledger.Find("chem")->total.Budgeted(1), GpuHours(48));
   EXPECT_EQ(ledger.Find("chem")->users.at("alice").Budgeted(1), GpuHours(48));
@@ -106,11 +108,11 @@ TEST(LedgerAccrue, SplitsAtMidnightOfTheFirst) {
   const ProjectTerms p = SmallProject("chem", 6'000);
   Ledger ledger;
   // 22:00 on 30 April to 03:00 on 1 May: 2 hours in month 1, 3 in month 2.
-  ledger.Accrue(p, TimeZone::Utc(), "alice", kGh200, 1, At(2026, 4, 30, 22), At(2026, 5, 1, 3));
+  ledger.Accrue(p, TimeZone::Utc(), "alice", Gh200(), 1, At(2026, 4, 30, 22), At(2026, 5, 1, 3));
   // 23:00 on 31 March (preparatory) to 01:00 on 1 April (month 1).
-  ledger.Accrue(p, TimeZone::Utc(), "alice", kGh200, 1, At(2026, 3, 31, 23), At(2026, 4, 1, 1));
+  ledger.Accrue(p, TimeZone::Utc(), "alice", Gh200(), 1, At(2026, 3, 31, 23), At(2026, 4, 1, 1));
   // 20:00 on 30 September to 02:00 on 1 October: month 6 and after the end.
-  ledger.Accrue(p, TimeZone::Utc(), "alice", kGh200, 1, At(2026, 9, 30, 20), At(2026, 10, 1, 2));
+  ledger.Accrue(p, TimeZone::Utc(), "alice", Gh200(), 1, At(2026, 9, 30, 20), At(2026, 10, 1, 2));
   const Usage& total = ledger.Find("chem")->total;
   EXPECT_EQ(total.Budgeted(0), GpuHours(4));
   EXPECT_EQ(total.Budgeted(1), GpuHours(8 + 4));
@@ -124,8 +126,8 @@ TEST(LedgerAccrue, SplitsAtMidnightOfTheFirst) {
 TEST(LedgerAccrue, LowPartitionGoesToLowUsage) {
   const ProjectTerms p = SmallProject("chem", 6'000);
   Ledger ledger;
-  ledger.Accrue(p, TimeZone::Utc(), "alice", kLowGh200, 2, At(2026, 5, 3), At(2026, 5, 3, 1));
-  ledger.Accrue(p, TimeZone::Utc(), "alice", kLowGh200, 1, At(2026, 3, 20), At(2026, 3, 20, 1));
+  ledger.Accrue(p, TimeZone::Utc(), "alice", LowGh200(), 2, At(2026, 5, 3), At(2026, 5, 3, 1));
+  ledger.Accrue(p, TimeZone::Utc(), "alice", LowGh200(), 1, At(2026, 3, 20), At(2026, 3, 20, 1));
   const Usage& total = ledger.Find("chem")->total;
   EXPECT_EQ(total.Low(2), GpuHours(8));
   EXPECT_EQ(total.Low(0), GpuHours(4));
@@ -137,10 +139,10 @@ TEST(LedgerAccrue, LowPartitionGoesToLowUsage) {
 TEST(LedgerAccrue, NothingForNoNodesOrEmptyInterval) {
   const ProjectTerms p = SmallProject("chem", 6'000);
   Ledger ledger;
-  ledger.Accrue(p, TimeZone::Utc(), "alice", kGh200, 0, At(2026, 5, 3), At(2026, 5, 4));
-  ledger.Accrue(p, TimeZone::Utc(), "alice", kGh200, -3, At(2026, 5, 3), At(2026, 5, 4));
-  ledger.Accrue(p, TimeZone::Utc(), "alice", kGh200, 4, At(2026, 5, 4), At(2026, 5, 4));
-  ledger.Accrue(p, TimeZone::Utc(), "alice", kGh200, 4, At(2026, 5, 4), At(2026, 5, 3));
+  ledger.Accrue(p, TimeZone::Utc(), "alice", Gh200(), 0, At(2026, 5, 3), At(2026, 5, 4));
+  ledger.Accrue(p, TimeZone::Utc(), "alice", Gh200(), -3, At(2026, 5, 3), At(2026, 5, 4));
+  ledger.Accrue(p, TimeZone::Utc(), "alice", Gh200(), 4, At(2026, 5, 4), At(2026, 5, 4));
+  ledger.Accrue(p, TimeZone::Utc(), "alice", Gh200(), 4, At(2026, 5, 4), At(2026, 5, 3));
   EXPECT_EQ(ledger, Ledger());
 }
 
@@ -151,7 +153,7 @@ TEST(LedgerAccrue, LosesNoFractionAcrossManyTicks) {
   {
     Ledger ledger;
     for (int i = 0; i < 3600; ++i) {
-      ledger.Accrue(p, TimeZone::Utc(), "alice", kGh200, 1, t0 + i, t0 + i + 1);
+      ledger.Accrue(p, TimeZone::Utc(), "alice", Gh200(), 1, t0 + i, t0 + i + 1);
     }
     EXPECT_EQ(ledger.Find("chem")->total.Budgeted(2), GpuHours(4));
   }
@@ -174,7 +176,8 @@ TEST(LedgerAccrue, LosesNoFractionAcrossManyTicks) {
 
 TEST(LedgerAccrue, CarriesFractionsAcrossTheMonthBoundary) {
   const ProjectTerms p = SmallProject("chem", 6'000);
-  const PartitionRate x86{"x86", PartitionRole::kBudgeted, 500};  // half a GPU-second per node-second
+  const PartitionRate x86{"x86", PartitionRole::kBudgeted,
+                          500};  // half a GPU-second per node-second
   Ledger ledger;
   // 1 second before midnight of 1 May and 1 second after: 0.5 + 0.5.
   ledger.Accrue(p, TimeZone::Utc(), "alice", x86, 1, At(2026, 5, 1) - 1, At(2026, 5, 1) + 1);
@@ -206,9 +209,9 @@ TEST(LedgerAccrue, KeepsCarriesPerUserAndRole) {
 TEST(LedgerAccrue, SumsUsersIntoTheProject) {
   const ProjectTerms p = SmallProject("chem", 6'000);
   Ledger ledger;
-  ledger.Accrue(p, TimeZone::Utc(), "alice", kGh200, 2, At(2026, 4, 2), At(2026, 4, 2, 5));
-  ledger.Accrue(p, TimeZone::Utc(), "bob", kGh200, 1, At(2026, 4, 30, 23), At(2026, 5, 1, 1));
-  ledger.Accrue(p, TimeZone::Utc(), "bob", kLowGh200, 1, At(2026, 5, 2), At(2026, 5, 2, 1));
+  ledger.Accrue(p, TimeZone::Utc(), "alice", Gh200(), 2, At(2026, 4, 2), At(2026, 4, 2, 5));
+  ledger.Accrue(p, TimeZone::Utc(), "bob", Gh200(), 1, At(2026, 4, 30, 23), At(2026, 5, 1, 1));
+  ledger.Accrue(p, TimeZone::Utc(), "bob", LowGh200(), 1, At(2026, 5, 2), At(2026, 5, 2, 1));
   const ProjectUsage& chem = *ledger.Find("chem");
   ASSERT_EQ(chem.users.size(), 2U);
   EXPECT_EQ(chem.users.at("alice").Budgeted(1), GpuHours(40));
@@ -244,8 +247,8 @@ TEST(LedgerDecayTo, HalvesAfterOneHalfLife) {
   const UnixTime t0 = At(2026, 5, 3);
   ledger.DecayTo(t0, kWeek);  // first call: only remembers the time
   EXPECT_EQ(ledger.decayed_at(), t0);
-  ledger.Accrue(p, TimeZone::Utc(), "alice", kGh200, 1, t0, t0 + kHour);
-  ledger.Accrue(p, TimeZone::Utc(), "bob", kGh200, 3, t0, t0 + kHour);
+  ledger.Accrue(p, TimeZone::Utc(), "alice", Gh200(), 1, t0, t0 + kHour);
+  ledger.Accrue(p, TimeZone::Utc(), "bob", Gh200(), 3, t0, t0 + kHour);
   ledger.DecayTo(t0 + kWeek, kWeek);
   EXPECT_DOUBLE_EQ(ledger.Find("chem")->total.decayed, static_cast<double>(GpuHours(16)) / 2);
   EXPECT_DOUBLE_EQ(ledger.Find("chem")->users.at("alice").decayed,
@@ -259,7 +262,7 @@ TEST(LedgerDecayTo, HalvesAfterOneHalfLife) {
 TEST(LedgerDecayTo, FirstCallDoesNotDecay) {
   const ProjectTerms p = SmallProject("chem", 6'000);
   Ledger ledger;
-  ledger.Accrue(p, TimeZone::Utc(), "alice", kGh200, 1, At(2026, 5, 3), At(2026, 5, 3, 1));
+  ledger.Accrue(p, TimeZone::Utc(), "alice", Gh200(), 1, At(2026, 5, 3), At(2026, 5, 3, 1));
   EXPECT_EQ(ledger.decayed_at(), std::nullopt);
   ledger.DecayTo(At(2026, 6, 3), kHour);
   EXPECT_DOUBLE_EQ(ledger.Find("chem")->total.decayed, static_cast<double>(GpuHours(4)));
@@ -270,7 +273,7 @@ TEST(LedgerDecayTo, ClockGoingBackDoesNotDecay) {
   Ledger ledger;
   const UnixTime t0 = At(2026, 5, 3);
   ledger.DecayTo(t0, kHour);
-  ledger.Accrue(p, TimeZone::Utc(), "alice", kGh200, 1, t0, t0 + kHour);
+  ledger.Accrue(p, TimeZone::Utc(), "alice", Gh200(), 1, t0, t0 + kHour);
   const Ledger before = ledger;
   ledger.DecayTo(t0 - 5 * kHour, kHour);
   EXPECT_EQ(ledger, before);
@@ -287,7 +290,7 @@ TEST(LedgerDecayTo, ZeroHalfLifeMeansNoDecay) {
   Ledger ledger;
   const UnixTime t0 = At(2026, 5, 3);
   ledger.DecayTo(t0, 0);
-  ledger.Accrue(p, TimeZone::Utc(), "alice", kGh200, 1, t0, t0 + kHour);
+  ledger.Accrue(p, TimeZone::Utc(), "alice", Gh200(), 1, t0, t0 + kHour);
   ledger.DecayTo(t0 + 30 * kDay, 0);
   EXPECT_DOUBLE_EQ(ledger.Find("chem")->total.decayed, static_cast<double>(GpuHours(4)));
   EXPECT_EQ(ledger.decayed_at(), t0 + 30 * kDay);
@@ -314,10 +317,11 @@ TEST(LedgerCloseMonths, CatchesUpInOrderAfterDowntime) {
   ledger.Record("chem", "bob", 2, PartitionRole::kBudgeted, GpuHours(250));
   ledger.Record("chem", "bob", 3, PartitionRole::kBudgeted, GpuHours(200));
   // Down from 20 April to 2 July: months 1..3 close at once, in order.
-  const std::vector<ClosedMonth> closed = ledger.CloseMonths({p, q}, TimeZone::Utc(), At(2026, 7, 2));
+  const std::vector<ClosedMonth> closed =
+      ledger.CloseMonths({p, q}, TimeZone::Utc(), At(2026, 7, 2));
   ASSERT_EQ(closed.size(), 6U);
-  const std::vector<std::tuple<std::string, int>> order = {
-      {"chem", 1}, {"chem", 2}, {"chem", 3}, {"bio", 1}, {"bio", 2}, {"bio", 3}};
+  const std::vector<std::tuple<std::string, int>> order = {{"chem", 1}, {"chem", 2}, {"chem", 3},
+                                                           {"bio", 1},  {"bio", 2},  {"bio", 3}};
   for (std::size_t i = 0; i < order.size(); ++i) {
     EXPECT_EQ(closed[i].account, std::get<0>(order[i])) << i;
     EXPECT_EQ(closed[i].month, std::get<1>(order[i])) << i;
@@ -395,7 +399,7 @@ TEST(LedgerScheduleOf, ReplaysLateUsageOfAClosedMonth) {
   ASSERT_EQ(closed.size(), 1U);
   EXPECT_EQ(closed[0].row.lost, GpuHours(100));
   // A tick of April accrued after the close: kept in April, re-evaluated.
-  ledger.Accrue(p, TimeZone::Utc(), "alice", kGh200, 50, At(2026, 4, 30, 23), At(2026, 5, 1));
+  ledger.Accrue(p, TimeZone::Utc(), "alice", Gh200(), 50, At(2026, 4, 30, 23), At(2026, 5, 1));
   const Schedule schedule = ledger.ScheduleOf(p);
   ASSERT_EQ(schedule.closed_months(), 1);
   EXPECT_EQ(schedule.closed()[0].used, GpuHours(600));
@@ -416,8 +420,8 @@ TEST(LedgerScheduleOf, UnknownProjectHasNoClosedMonth) {
 TEST(StatusOf, IsPreparatoryBeforeTheStart) {
   const ProjectTerms p = SmallProject("chem", 6'000);
   Ledger ledger;
-  ledger.Accrue(p, TimeZone::Utc(), "alice", kGh200, 1, At(2026, 3, 20), At(2026, 3, 20, 10));
-  ledger.Accrue(p, TimeZone::Utc(), "alice", kLowGh200, 1, At(2026, 3, 21), At(2026, 3, 21, 1));
+  ledger.Accrue(p, TimeZone::Utc(), "alice", Gh200(), 1, At(2026, 3, 20), At(2026, 3, 20, 10));
+  ledger.Accrue(p, TimeZone::Utc(), "alice", LowGh200(), 1, At(2026, 3, 21), At(2026, 3, 21, 1));
   const ProjectStatus s = StatusOf(ledger, p, TimeZone::Utc(), At(2026, 3, 31, 23, 59, 59));
   EXPECT_EQ(s.state, ProjectState::kPreparatory);
   EXPECT_EQ(s.month, 0);
@@ -577,8 +581,9 @@ TEST(LedgerRestore, RefusesBrokenInvariants) {
   sums["chem"].users["bob"].budgeted[2] = 14;
   Result<Ledger> r = Ledger::Restore(sums, std::nullopt);
   ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.error(),
-            "project \"chem\": budgeted usage of month 2 is 20 GPU-seconds but its users sum to 19");
+  EXPECT_EQ(
+      r.error(),
+      "project \"chem\": budgeted usage of month 2 is 20 GPU-seconds but its users sum to 19");
 
   auto low = make();
   low["chem"].users["bob"].low = {0, 0, 0, 5};
@@ -617,8 +622,10 @@ TEST(LedgerProperty, ConservesUsageAndCreditUnderRandomOperations) {
   const std::vector<ProjectTerms> terms = {SmallProject("chem", 6'000), SmallProject("bio", 30'000),
                                            LargeProject("astro", 250'000)};
   const std::vector<std::string> users = {"alice", "bob", "carol"};
-  const std::vector<PartitionRate> partitions = {
-      kGh200, kLowGh200, {"x86", PartitionRole::kBudgeted, 333}, {"x86low", PartitionRole::kLow, 7}};
+  const std::vector<PartitionRate> partitions = {Gh200(),
+                                                 LowGh200(),
+                                                 {"x86", PartitionRole::kBudgeted, 333},
+                                                 {"x86low", PartitionRole::kLow, 7}};
   for (std::uint32_t seed = 1; seed <= 20; ++seed) {
     std::mt19937_64 rng(seed);
     const auto uniform = [&rng](std::int64_t lo, std::int64_t hi) {

@@ -1,4 +1,5 @@
-// Tests of the ledger's state file: format, refusals, and crash-safe save and load (state_file.hpp).
+// Tests of the ledger's state file: format, refusals, and crash-safe save and load
+// (state_file.hpp).
 #include "budget/state_file.hpp"
 
 #include <gtest/gtest.h>
@@ -16,7 +17,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-UnixTime At(int year, int month, int day, int hour = 0) {
+UnixTime At(int year, int month, int day, std::int64_t hour = 0) {
   return TimeZone::Utc().MidnightOf(CivilDate{year, month, day}) + hour * 3600;
 }
 
@@ -35,15 +36,16 @@ Ledger RichLedger() {
   const PartitionRate x86{"x86", PartitionRole::kBudgeted, 333};
   const PartitionRate low{"low", PartitionRole::kLow, 1'250};
   Ledger ledger;
-  ledger.DecayTo(At(2026, 3, 20), 7 * 86'400);
+  ledger.DecayTo(At(2026, 3, 20), std::int64_t{7} * 86'400);
   ledger.Accrue(chem, TimeZone::Utc(), "alice", gh200, 4, At(2026, 3, 25), At(2026, 4, 2, 7));
-  ledger.Accrue(chem, TimeZone::Utc(), "bob smith", x86, 3, At(2026, 4, 30, 23), At(2026, 5, 1, 1) + 17);
+  ledger.Accrue(chem, TimeZone::Utc(), "bob smith", x86, 3, At(2026, 4, 30, 23),
+                At(2026, 5, 1, 1) + 17);
   ledger.Accrue(chem, TimeZone::Utc(), "", low, 1, At(2026, 5, 3), At(2026, 5, 3) + 1);
   ledger.Accrue(bio, TimeZone::Utc(), "-", low, 7, At(2026, 4, 3), At(2026, 4, 3) + 1'001);
   ledger.Accrue(bio, TimeZone::Utc(), "d%=é,#x", gh200, 2, At(2026, 4, 3), At(2026, 4, 9));
   ledger.Record("chem", "carol", 2, PartitionRole::kBudgeted, 0);
   ledger.Record("phys", "dave", 0, PartitionRole::kLow, 12'345);
-  ledger.DecayTo(At(2026, 5, 9, 13) + 7, 7 * 86'400);
+  ledger.DecayTo(At(2026, 5, 9, 13) + 7, std::int64_t{7} * 86'400);
   ledger.CloseMonths({chem, bio}, TimeZone::Utc(), At(2026, 5, 9));
   return ledger;
 }
@@ -147,17 +149,17 @@ TEST(DecodeLedger, RefusesAZeroLengthFile) {
 TEST(DecodeLedger, RefusesEveryTruncation) {
   const std::string bytes = EncodeLedger(RichLedger(), 1'777'593'600);
   for (std::size_t size = 0; size < bytes.size(); ++size) {
-    Result<DecodedLedger> decoded = DecodeLedger(std::string_view(bytes).substr(0, size));
+    Result<DecodedLedger> decoded = DecodeLedger(std::string_view{bytes}.substr(0, size));
     ASSERT_FALSE(decoded.ok()) << "accepted the first " << size << " bytes";
     EXPECT_FALSE(decoded.error().empty());
   }
   // Cut after a whole line: the checksum line is missing.
   const std::size_t cut = bytes.find("user ");
-  Result<DecodedLedger> decoded = DecodeLedger(std::string_view(bytes).substr(0, cut));
+  Result<DecodedLedger> decoded = DecodeLedger(std::string_view{bytes}.substr(0, cut));
   ASSERT_FALSE(decoded.ok());
   EXPECT_TRUE(Contains(decoded.error(), "truncated: the file does not end with its checksum line"))
       << decoded.error();
-  decoded = DecodeLedger(std::string_view(bytes).substr(0, bytes.size() - 1));
+  decoded = DecodeLedger(std::string_view{bytes}.substr(0, bytes.size() - 1));
   ASSERT_FALSE(decoded.ok());
   EXPECT_EQ(decoded.error(), "truncated: the last line is cut (no final newline)");
 }
@@ -184,7 +186,8 @@ TEST(DecodeLedger, RefusesEverySingleBitFlip) {
 TEST(DecodeLedger, RefusesAFutureVersionNamingBoth) {
   Result<DecodedLedger> decoded = DecodeLedger(Seal("slurm-budget-ledger 2\nsaved-at 0\n"));
   ASSERT_FALSE(decoded.ok());
-  EXPECT_TRUE(Contains(decoded.error(), "format version 2 is newer than this build reads (version 1)"))
+  EXPECT_TRUE(
+      Contains(decoded.error(), "format version 2 is newer than this build reads (version 1)"))
       << decoded.error();
   decoded = DecodeLedger("slurm-budget-ledger 17\nwhatever the future holds");
   ASSERT_FALSE(decoded.ok());
@@ -199,8 +202,8 @@ TEST(DecodeLedger, RefusesAWrongMagic) {
                                   "slurm-budget-ledger", "slurm-budget-ledger 1 extra"}) {
     Result<DecodedLedger> decoded = DecodeLedger(Seal(first + "\nsaved-at 0\ndecayed-at none\n"));
     ASSERT_FALSE(decoded.ok()) << first;
-    EXPECT_TRUE(Contains(decoded.error(), "not a slurm-budget ledger: the first line is \"" + first +
-                                              "\", expected \"slurm-budget-ledger 1\""))
+    EXPECT_TRUE(Contains(decoded.error(), "not a slurm-budget ledger: the first line is \"" +
+                                              first + "\", expected \"slurm-budget-ledger 1\""))
         << decoded.error();
   }
 }
@@ -211,7 +214,8 @@ TEST(DecodeLedger, RefusesMalformedLinesWithTheirNumber) {
   const std::vector<std::pair<std::string, std::string>> cases = {
       {head + "bogus 1\n", "line 4: unknown record \"bogus\""},
       {head + "saved-at 11\n", "line 4: saved-at given twice"},
-      {"slurm-budget-ledger 1\nsaved-at soon\n", "line 2: saved-at: expected a Unix time, got \"saved-at soon\""},
+      {"slurm-budget-ledger 1\nsaved-at soon\n",
+       "line 2: saved-at: expected a Unix time, got \"saved-at soon\""},
       {head + "decayed-at 5\n", "line 4: decayed-at given twice"},
       {head + "project chem closed=0 decayed=0 budgeted=0,5\n",
        "line 4: project \"chem\": missing field low"},
@@ -241,7 +245,8 @@ TEST(DecodeLedger, RefusesMalformedLinesWithTheirNumber) {
        "inconsistent ledger: project \"chem\": budgeted usage of month 1 is 5 GPU-seconds but its "
        "users sum to 4"},
       {head + chem + "user chem alice decayed=0 carry=1000,0 budgeted=0,5 low=\n",
-       "inconsistent ledger: project \"chem\" user \"alice\": carry 1000 thousandths is outside [0, 1000)"},
+       "inconsistent ledger: project \"chem\" user \"alice\": carry 1000 thousandths is outside "
+       "[0, 1000)"},
       {head + "project chem closed=0 decayed=-1 budgeted= low=\n",
        "inconsistent ledger: project \"chem\": decayed usage must be finite and >= 0"},
       {head + "project chem closed=0 decayed=inf budgeted= low=\n",
@@ -257,11 +262,11 @@ TEST(DecodeLedger, RefusesMalformedLinesWithTheirNumber) {
 }
 
 TEST(DecodeLedger, IgnoresCommentsAndBlankLines) {
-  Result<DecodedLedger> decoded = DecodeLedger(
-      Seal("slurm-budget-ledger 1\n# note\n\nsaved-at 10\ndecayed-at 3\n"
-           "project chem closed=1 decayed=2.5 budgeted=0,5 low=\n"
-           "# the only user\n"
-           "user chem alice decayed=2.5 carry=999,1 budgeted=0,5 low=\n"));
+  Result<DecodedLedger> decoded =
+      DecodeLedger(Seal("slurm-budget-ledger 1\n# note\n\nsaved-at 10\ndecayed-at 3\n"
+                        "project chem closed=1 decayed=2.5 budgeted=0,5 low=\n"
+                        "# the only user\n"
+                        "user chem alice decayed=2.5 carry=999,1 budgeted=0,5 low=\n"));
   ASSERT_TRUE(decoded.ok()) << decoded.error();
   EXPECT_EQ(decoded.value().saved_at, 10);
   EXPECT_EQ(decoded.value().ledger.decayed_at(), 3);
@@ -364,7 +369,8 @@ TEST_F(StateFileOnDisk, MissingMainCopyLoadsTheOldOneWithAWarning) {
   ASSERT_TRUE(loaded.ok()) << loaded.error();
   EXPECT_EQ(loaded.value().ledger, Ledger());
   ASSERT_EQ(loaded.value().warnings.size(), 1U);
-  EXPECT_TRUE(Contains(loaded.value().warnings[0], path_ + " is missing")) << loaded.value().warnings[0];
+  EXPECT_TRUE(Contains(loaded.value().warnings[0], path_ + " is missing"))
+      << loaded.value().warnings[0];
 }
 
 TEST_F(StateFileOnDisk, UnreadableMainCopyFallsBackToOld) {
@@ -427,7 +433,8 @@ TEST_F(StateFileOnDisk, ALoneNewFileFromACutFirstSaveIsUsed) {
   ASSERT_TRUE(loaded.ok()) << loaded.error();
   EXPECT_TRUE(loaded.value().fresh);
   ASSERT_EQ(loaded.value().warnings.size(), 1U);
-  EXPECT_TRUE(Contains(loaded.value().warnings[0], "starting with an empty ledger")) << loaded.value().warnings[0];
+  EXPECT_TRUE(Contains(loaded.value().warnings[0], "starting with an empty ledger"))
+      << loaded.value().warnings[0];
 }
 
 TEST_F(StateFileOnDisk, SaveIntoAMissingDirectoryNamesTheFile) {

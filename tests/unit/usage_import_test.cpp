@@ -1,4 +1,5 @@
-// Tests of the usage-import file: parsing, every error with its line, and applying it (usage_import.hpp).
+// Tests of the usage-import file: parsing, every error with its line, and applying it
+// (usage_import.hpp).
 #include "budget/usage_import.hpp"
 
 #include <gtest/gtest.h>
@@ -85,16 +86,16 @@ TEST(ParseUsageImport, RoundsToTheNearestGpuSecondHalvesUp) {
       "chem,i,2026-04,budgeted,0.00125\n"
       "chem,j,2026-04,budgeted,0.00375\n");
   ASSERT_EQ(rows.size(), 10U);
-  EXPECT_EQ(rows[0].amount, 0);     // 0.36
-  EXPECT_EQ(rows[1].amount, 1);     // 0.5004
-  EXPECT_EQ(rows[2].amount, 4);     // 3.6
+  EXPECT_EQ(rows[0].amount, 0);      // 0.36
+  EXPECT_EQ(rows[1].amount, 1);      // 0.5004
+  EXPECT_EQ(rows[2].amount, 4);      // 3.6
   EXPECT_EQ(rows[3].amount, 3'636);  // exact
-  EXPECT_EQ(rows[4].amount, 2);     // 2.25
-  EXPECT_EQ(rows[5].amount, 9);     // exact
-  EXPECT_EQ(rows[6].amount, 0);     // 0.45
-  EXPECT_EQ(rows[7].amount, 0);     // 0.2268
-  EXPECT_EQ(rows[8].amount, 5);     // 4.5, a half: up
-  EXPECT_EQ(rows[9].amount, 14);    // 13.5, a half: up
+  EXPECT_EQ(rows[4].amount, 2);      // 2.25
+  EXPECT_EQ(rows[5].amount, 9);      // exact
+  EXPECT_EQ(rows[6].amount, 0);      // 0.45
+  EXPECT_EQ(rows[7].amount, 0);      // 0.2268
+  EXPECT_EQ(rows[8].amount, 5);      // 4.5, a half: up
+  EXPECT_EQ(rows[9].amount, 14);     // 13.5, a half: up
 }
 
 TEST(ParseUsageImport, ReportsEveryErrorWithItsLine) {
@@ -120,37 +121,33 @@ TEST(ParseUsageImport, ReportsEveryErrorWithItsLine) {
       "chem,alice,2026-04,budgeted,5\n"
       "chem,alice,2026-04,low,5\n"
       "bad,,2026-00,cheap,x\n");
+  const std::string not_a_number =
+      "gpu_hours: must be a non-negative number of GPU hours such as 750 or 12.25, got ";
+  const std::string five_fields =
+      "expected 5 comma-separated fields (account,user,month,partition,gpu_hours), got ";
+  const std::string twice = "it would count twice";
   const std::vector<std::string> expected = {
       "usage.csv:3: month: expected YYYY-MM, got \"2026-13\"",
       "usage.csv:4: month: expected YYYY-MM, got \"2026-4\"",
       "usage.csv:5: month: expected YYYY-MM, got \"April\"",
       "usage.csv:6: partition: expected \"budgeted\" or \"low\", got \"normal\"",
-      "usage.csv:7: gpu_hours: must be a non-negative number of GPU hours such as 750 or 12.25, "
-      "got \"-5\"",
-      "usage.csv:8: gpu_hours: must be a non-negative number of GPU hours such as 750 or 12.25, "
-      "got \"1e3\"",
-      "usage.csv:9: gpu_hours: must be a non-negative number of GPU hours such as 750 or 12.25, "
-      "got \"\"",
-      "usage.csv:10: gpu_hours: must be a non-negative number of GPU hours such as 750 or 12.25, "
-      "got \"1.\"",
-      "usage.csv:11: gpu_hours: must be a non-negative number of GPU hours such as 750 or 12.25, "
-      "got \".5\"",
+      "usage.csv:7: " + not_a_number + "\"-5\"",
+      "usage.csv:8: " + not_a_number + "\"1e3\"",
+      "usage.csv:9: " + not_a_number + "\"\"",
+      "usage.csv:10: " + not_a_number + "\"1.\"",
+      "usage.csv:11: " + not_a_number + "\".5\"",
       "usage.csv:12: gpu_hours: at most 6 decimals, got \"0.1234567\"",
       "usage.csv:13: gpu_hours: more than 1000000000000 GPU hours, got \"99999999999999999999\"",
       "usage.csv:14: account: must be a Slurm account name, got \"\"",
       "usage.csv:15: user: must be a user name, got \"\"",
       "usage.csv:16: user: must be a user name, got \"al ice\"",
-      "usage.csv:17: expected 5 comma-separated fields (account,user,month,partition,gpu_hours), "
-      "got 4",
-      "usage.csv:18: expected 5 comma-separated fields (account,user,month,partition,gpu_hours), "
-      "got 6",
-      "usage.csv:19: duplicate of line 2 (same account, user, month and partition): it would "
-      "count twice",
+      "usage.csv:17: " + five_fields + "4",
+      "usage.csv:18: " + five_fields + "6",
+      "usage.csv:19: duplicate of line 2 (same account, user, month and partition): " + twice,
       "usage.csv:21: user: must be a user name, got \"\"",
       "usage.csv:21: month: expected YYYY-MM, got \"2026-00\"",
       "usage.csv:21: partition: expected \"budgeted\" or \"low\", got \"cheap\"",
-      "usage.csv:21: gpu_hours: must be a non-negative number of GPU hours such as 750 or 12.25, "
-      "got \"x\"",
+      "usage.csv:21: " + not_a_number + "\"x\"",
   };
   std::string joined;
   for (const std::string& line : expected) {
@@ -197,10 +194,11 @@ TEST(ApplyUsageImport, MapsCalendarMonthsToProjectMonths) {
   EXPECT_EQ(ledger.Find("bio")->total.Budgeted(6), GpuHours(1));
 
   // The published schedule follows from the imported usage.
-  ASSERT_EQ(ledger.CloseMonths(projects, TimeZone::Utc(),
-                               TimeZone::Utc().MidnightOf(CivilDate{2026, 6, 1}))
-                .size(),
-            4U);
+  ASSERT_EQ(
+      ledger
+          .CloseMonths(projects, TimeZone::Utc(), TimeZone::Utc().MidnightOf(CivilDate{2026, 6, 1}))
+          .size(),
+      4U);
   const Schedule schedule = ledger.ScheduleOf(projects[0]);
   EXPECT_EQ(schedule.closed()[0].graced, GpuHours(250));
   EXPECT_EQ(schedule.Open().expected, GpuHours(1'000));
