@@ -121,8 +121,8 @@ class Ledger {
   // The project is charged exactly what its users are charged.
   //
   // The whole GPU-seconds also add to the fair-share (decayed) usage of the
-  // project and the user. Nothing happens when nodes <= 0 or to <= from.
-  // partition.rate must be >= 0.
+  // project and the user. Nothing happens when nodes <= 0, to <= from or
+  // partition.rate <= 0 (such a partition bills nothing).
   void Accrue(const ProjectTerms& terms, const TimeZone& zone, std::string_view user,
               const PartitionRate& partition, std::int64_t nodes, UnixTime from, UnixTime to);
 

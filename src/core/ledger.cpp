@@ -5,6 +5,7 @@
 #include <cassert>
 #include <cmath>
 #include <cstddef>
+#include <limits>
 #include <utility>
 
 #include "budget/billing.hpp"
@@ -36,8 +37,12 @@ void AddAt(std::vector<GpuSeconds>& v, int month, GpuSeconds amount) {
   if (v.size() <= index) {
     v.resize(index + 1, 0);
   }
-  [[maybe_unused]] const bool overflow = __builtin_add_overflow(v[index], amount, &v[index]);
-  assert(!overflow && "ledger: usage overflows int64 GPU-seconds");
+  // Saturates: no real usage comes near 2^63 GPU-seconds, but a wrapped sum
+  // would turn a huge usage into a negative one.
+  if (__builtin_add_overflow(v[index], amount, &v[index])) {
+    assert(false && "ledger: usage overflows int64 GPU-seconds");
+    v[index] = std::numeric_limits<GpuSeconds>::max();
+  }
 }
 
 // Replays months 1..months of the recorded budgeted usage.
@@ -180,23 +185,26 @@ void Ledger::Charge(ProjectUsage& project, UserUsage& user, int month, Partition
 void Ledger::Accrue(const ProjectTerms& terms, const TimeZone& zone, std::string_view user,
                     const PartitionRate& partition, std::int64_t nodes, UnixTime from,
                     UnixTime to) {
-  assert(partition.rate >= 0 && "ledger: negative partition rate");
-  if (nodes <= 0 || to <= from) {
+  if (nodes <= 0 || to <= from || partition.rate <= 0) {
     return;
   }
   ProjectUsage& project = ProjectOf(terms.account);
   UserUsage& record = UserOf(project, user);
   std::int64_t& carry = record.carry_milli[RoleIndex(partition.role)];
   for (const MonthSlice& slice : SplitByProjectMonth(terms.calendar, zone, from, to)) {
-    const std::int64_t node_seconds = nodes * (slice.to - slice.from);
-    // node_seconds x rate thousandths, split so that the product never
-    // exceeds int64 before the division: (q*1000 + r) * rate / 1000.
-    const std::int64_t fraction = (node_seconds % kMilli) * partition.rate + carry;
-    const GpuSeconds whole = (node_seconds / kMilli) * partition.rate + fraction / kMilli;
-    carry = fraction % kMilli;
-    Charge(project, record, slice.month, partition.role, whole);
-    project.total.decayed += static_cast<double>(whole);
-    record.decayed += static_cast<double>(whole);
+    // In 128 bits: nodes x seconds x rate in thousandths can pass int64 for
+    // long slices at extreme rates before it is divided back to GPU-seconds.
+    const __int128 milli =
+        static_cast<__int128>(nodes) * (slice.to - slice.from) * partition.rate + carry;
+    const __int128 whole = milli / kMilli;
+    carry = static_cast<std::int64_t>(milli % kMilli);
+    assert(whole <= std::numeric_limits<GpuSeconds>::max() && "ledger: accrual overflows int64");
+    const GpuSeconds charged = whole > std::numeric_limits<GpuSeconds>::max()
+                                   ? std::numeric_limits<GpuSeconds>::max()
+                                   : static_cast<GpuSeconds>(whole);
+    Charge(project, record, slice.month, partition.role, charged);
+    project.total.decayed += static_cast<double>(charged);
+    record.decayed += static_cast<double>(charged);
   }
 }
 

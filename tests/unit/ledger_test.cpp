@@ -174,6 +174,26 @@ TEST(LedgerAccrue, LosesNoFractionAcrossManyTicks) {
   EXPECT_EQ(Bill(3600, 250), GpuHours(1) / 4);
 }
 
+TEST(LedgerAccrue, DoesNotOverflowForHugeProducts) {
+  // 10,000 nodes for 90 days at 1,000,000 GPUh per node-hour: the product in
+  // thousandths (7.8e19) is past int64, the GPU-seconds (7.8e16) are not.
+  const ProjectTerms p = SmallProject("chem", 6'000);
+  const PartitionRate huge{"huge", PartitionRole::kBudgeted, 1'000'000'000};
+  Ledger ledger;
+  ledger.Accrue(p, TimeZone::Utc(), "alice", huge, 10'000, At(2026, 4, 1),
+                At(2026, 4, 1) + 90 * kDay);
+  EXPECT_EQ(ledger.Find("chem")->total.Total(), 10'000 * 90 * kDay * 1'000'000);
+  EXPECT_EQ(ledger.Find("chem")->total.Budgeted(1), 10'000 * 30 * kDay * 1'000'000);
+}
+
+TEST(LedgerAccrue, ZeroRateBillsNothing) {
+  const ProjectTerms p = SmallProject("chem", 6'000);
+  Ledger ledger;
+  ledger.Accrue(p, TimeZone::Utc(), "alice", PartitionRate{"free", PartitionRole::kBudgeted, 0}, 4,
+                At(2026, 4, 1), At(2026, 4, 2));
+  EXPECT_EQ(ledger, Ledger());
+}
+
 TEST(LedgerAccrue, CarriesFractionsAcrossTheMonthBoundary) {
   const ProjectTerms p = SmallProject("chem", 6'000);
   const PartitionRate x86{"x86", PartitionRole::kBudgeted,
