@@ -182,8 +182,8 @@ TEST(LedgerAccrue, DoesNotOverflowForHugeProducts) {
   Ledger ledger;
   ledger.Accrue(p, TimeZone::Utc(), "alice", huge, 10'000, At(2026, 4, 1),
                 At(2026, 4, 1) + 90 * kDay);
-  EXPECT_EQ(ledger.Find("chem")->total.Total(), 10'000 * 90 * kDay * 1'000'000);
-  EXPECT_EQ(ledger.Find("chem")->total.Budgeted(1), 10'000 * 30 * kDay * 1'000'000);
+  EXPECT_EQ(ledger.Find("chem")->total.Total(), kDay * 90 * 10'000 * 1'000'000);
+  EXPECT_EQ(ledger.Find("chem")->total.Budgeted(1), kDay * 30 * 10'000 * 1'000'000);
 }
 
 TEST(LedgerAccrue, ZeroRateBillsNothing) {
