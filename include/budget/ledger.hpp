@@ -135,6 +135,11 @@ class Ledger {
   void Record(std::string_view account, std::string_view user, int month, PartitionRole role,
               GpuSeconds amount);
 
+  // Adds `amount` (>= 0, finite) to the fair-share (decayed) usage of the
+  // project and the user, creating them: the import path's estimate of what
+  // imported months would weigh now (the charged usage is not touched).
+  void AddDecayed(std::string_view account, std::string_view user, double amount);
+
   // Multiplies every decayed usage by 2^(-(now - last) / half_life_seconds),
   // `last` being the time of the previous call, then remembers `now`.
   // The first call only remembers `now` (usage before it is not decayed).

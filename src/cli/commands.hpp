@@ -12,5 +12,6 @@ inline constexpr int kExitBadUsage = 2;   // bad arguments: one-line error
 
 void AddSimulateCommand(CLI::App& app);     // simulate.cpp
 void AddCheckConfigCommand(CLI::App& app);  // check_config.cpp
+void AddLedgerCommand(CLI::App& app);       // ledger_command.cpp
 
 }  // namespace budget::cli

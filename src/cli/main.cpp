@@ -33,6 +33,7 @@ int Run(int argc, char** argv) {
   app.require_subcommand(1);
   budget::cli::AddSimulateCommand(app);
   budget::cli::AddCheckConfigCommand(app);
+  budget::cli::AddLedgerCommand(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {

@@ -216,6 +216,13 @@ void Ledger::Record(std::string_view account, std::string_view user, int month, 
   Charge(project, UserOf(project, user), month, role, amount);
 }
 
+void Ledger::AddDecayed(std::string_view account, std::string_view user, double amount) {
+  assert(amount >= 0 && std::isfinite(amount) && "ledger: AddDecayed of a bad amount");
+  ProjectUsage& project = ProjectOf(account);
+  UserOf(project, user).decayed += amount;
+  project.total.decayed += amount;
+}
+
 void Ledger::DecayTo(UnixTime now, std::int64_t half_life_seconds) {
   if (!decayed_at_.has_value()) {
     decayed_at_ = now;
