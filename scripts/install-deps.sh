@@ -10,7 +10,7 @@ build_packages=(
   clang-format clang-tidy dpkg-dev
 )
 cluster_packages=(
-  munge slurmctld slurmd slurmdbd slurm-client mariadb-server
+  munge slurmctld slurmd slurmdbd slurm-client mariadb-server jq
 )
 
 want=("${build_packages[@]}")

@@ -17,6 +17,8 @@
 #   cluster_restart_ctld     rewrites the configs from the knobs, restarts slurmctld (state is
 #                            kept) and waits until every node responds; needed for a new
 #                            PRIORITY_TYPE or EXTRA_PLUGIN_DIR (PriorityType is read only at start)
+#   cluster_stop_ctld        stops slurmctld only (its state kept), e.g. to prepare state files
+#   cluster_start_ctld       starts it again and waits until every node responds
 #   cluster_reconfigure      rewrites the configs and runs `scontrol reconfigure`
 #   cluster_as USER CMD...   runs CMD as USER against this cluster
 #   cluster_status           prints sinfo, squeue and the daemons' PIDs
@@ -621,19 +623,31 @@ cluster_wait_idle() {
 }
 
 cluster_restart_ctld() {
+  cluster_stop_ctld
+  cluster_start_ctld
+}
+
+# Stops slurmctld only (state kept): to change its state files while it is down.
+cluster_stop_ctld() {
+  _lc_setup
+  export SLURM_CONF=$_LC/etc/slurm.conf
+  _lc_stop_daemons slurmctld
+}
+
+# Starts slurmctld again from the knobs' configs and waits until every node responds.
+cluster_start_ctld() {
   _lc_setup
   local t0
   t0=$(_lc_usec)
   export SLURM_CONF=$_LC/etc/slurm.conf
   _lc_write_configs || return 1
-  _lc_stop_daemons slurmctld
   _lc_start_slurmctld || return 1
   if ((_LC_CONF_CHANGED)); then
     # The slurmds read the new slurm.conf too (PluginDir, partitions...).
     scontrol reconfigure || return 1
   fi
   _lc_wait_nodes up 60 || return 1
-  _lc_say "slurmctld restarted in $(_lc_since "$t0") s"
+  _lc_say "slurmctld started in $(_lc_since "$t0") s"
 }
 
 cluster_reconfigure() {

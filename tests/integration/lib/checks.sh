@@ -1,0 +1,99 @@
+# checks.sh: assertions and probes for the integration scenarios. Source it.
+#
+#   section TITLE              prints a heading
+#   check WHAT CMD...          runs CMD; counts and prints ok/FAIL
+#   summary                    prints the count; returns 1 if any check failed
+#   wait_for SECS WHAT CMD...  polls CMD every second; fails the script on timeout
+#   awk_true EXPR              true when the awk expression is non-zero
+#   job_state_is JOB STATE     squeue's state of JOB is STATE
+#   jobs_done JOB...           none of the jobs is pending or running any more
+#   sprio_field JOB COLUMN     a column of `sprio -l` for JOB (by header name)
+#   sshare_field ACCOUNT USER COLUMN   a column of `sshare -a -l -P` ('' USER: account row)
+#   sshare_has_shares ACCOUNT  its RawShares is > 0
+#   ledger_json_field PROJECT FIELD    a field of `sbudget ledger show --json`
+#   ledger_saved_after T       the ledger file was saved at or after Unix time T
+# Expects $sbudget, $work, $ledger and SLURM_CONF (cluster.sh) to be set.
+# shellcheck shell=bash
+
+_checks=0
+_failures=0
+
+section() {
+  printf '\n=== %s\n' "$*"
+}
+
+check() {
+  local what=$1
+  shift
+  _checks=$((_checks + 1))
+  if "$@"; then
+    echo "ok   $what"
+  else
+    echo "FAIL $what" >&2
+    _failures=$((_failures + 1))
+  fi
+}
+
+summary() {
+  echo
+  echo "$((_checks - _failures)) passed, $_failures failed"
+  ((_failures == 0))
+}
+
+wait_for() {
+  local secs=$1 what=$2
+  shift 2
+  local deadline=$((SECONDS + secs))
+  until "$@" >/dev/null 2>&1; do
+    if ((SECONDS >= deadline)); then
+      echo "FAIL timed out after ${secs} s waiting for $what" >&2
+      _failures=$((_failures + 1))
+      summary || true
+      exit 1
+    fi
+    sleep 1
+  done
+}
+
+awk_true() {
+  awk "BEGIN { exit !($1) }"
+}
+
+job_state_is() {
+  [[ "$(squeue -h -j "$1" -o %T 2>/dev/null)" == "$2" ]]
+}
+
+jobs_done() {
+  local id
+  for id in "$@"; do
+    [[ -z "$(squeue -h -j "$id" -o %T 2>/dev/null)" ]] || return 1
+  done
+}
+
+sprio_field() {
+  sprio -l -j "$1" | awk -v col="$2" '
+    NR == 1 { for (i = 1; i <= NF; i++) if ($i == col && !(col in idx)) idx[col] = i; next }
+    { print $(idx[col]); exit }'
+}
+
+sshare_field() {
+  sshare -a -l -P | awk -F'|' -v acct="$1" -v user="$2" -v col="$3" '
+    NR == 1 { for (i = 1; i <= NF; i++) idx[$i] = i; next }
+    { a = $1; gsub(/ /, "", a) }
+    a == acct && $2 == user { print $(idx[col]); exit }'
+}
+
+sshare_has_shares() {
+  awk_true "$(sshare_field "$1" '' RawShares) > 0"
+}
+
+ledger_json_field() {
+  "$sbudget" ledger show --config "$work/budget.conf" --ledger "$ledger" --json |
+    jq -r --arg p "$1" --arg f "$2" '.[] | select(.project == $p) | .[$f]'
+}
+
+ledger_saved_after() {
+  local at
+  at=$(awk '$1 == "saved-at" { print $2; exit }' "$ledger" 2>/dev/null)
+  [[ -n "$at" ]] && ((at >= $1))
+}

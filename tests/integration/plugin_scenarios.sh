@@ -1,0 +1,181 @@
+#!/usr/bin/env bash
+# plugin_scenarios.sh BUILD_DIR: priority/budget in Debian's slurmctld, against a real cluster.
+#
+# Starts munge, MariaDB, slurmdbd, slurmctld (PriorityType=priority/budget from BUILD_DIR)
+# and 4 slurmd, prepares budgets and past usage with `sbudget ledger import` (the path an
+# admin takes when deploying mid-project), then checks:
+#   1. a bad budget.conf at start stops slurmctld with file:line in its log;
+#   2. three projects, behind / on / ahead of their line, contend for the nodes: the one
+#      behind has the highest FAIRSHARE in sprio and starts first, the one ahead last;
+#      sprio's PRIORITY equals squeue's; sshare shows RawShares = expected GPUh and every
+#      user the project's FairShare; an account without a budget gets FAIRSHARE 0;
+#   3. usage accrues while jobs run: the ledger holds exactly nodes x 4 x elapsed;
+#   4. a slurmctld restart keeps the ledger;
+#   5. `scontrol reconfigure` with a broken budget.conf keeps the old one and logs why;
+#   6. a ledger saved in the previous month is closed at startup with the right lost and
+#      rolled-over credit.
+# Stops every daemon it started, also on failure. Exits 0 when every check passes.
+set -euo pipefail
+
+build=$(cd "${1:?usage: plugin_scenarios.sh BUILD_DIR}" && pwd)
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=SCRIPTDIR/lib/cluster.sh
+source "$here/lib/cluster.sh"
+# shellcheck source=SCRIPTDIR/lib/accounts.sh
+source "$here/lib/accounts.sh"
+# shellcheck source=SCRIPTDIR/lib/budget_fixture.sh
+source "$here/lib/budget_fixture.sh"
+# shellcheck source=SCRIPTDIR/lib/checks.sh
+source "$here/lib/checks.sh"
+
+sbudget=$build/src/cli/sbudget
+lc=${BUDGET_LC:-/tmp/budget-lc}
+work=$(mktemp -d /tmp/budget-scenarios.XXXXXX)
+chmod 755 "$work"
+ledger=$lc/spool/ctld/budget_ledger
+ctld_log=$lc/log/slurmctld.log
+
+trap 'cluster_stop; rm -rf "$work"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+fixture_dates
+fixture_budget_conf "$work/budget.conf"
+export PRIORITY_TYPE=priority/budget
+export EXTRA_PLUGIN_DIR=$build/src/slurm
+export EXTRA_SLURM_CONF="PriorityParameters=budget_conf=$work/budget.conf"
+weight_fs=10000000
+
+section "start: the plugin loads; accounts and past usage"
+FRESH=1 cluster_start
+for p in behind on ahead close acct; do
+  accounts_account "p_$p"
+  accounts_user "u_$p" "p_$p"
+done
+accounts_account nobudget
+accounts_user u_none nobudget
+
+section "1. a bad budget.conf at start stops slurmctld, naming file and line"
+cluster_stop_ctld
+cp "$work/budget.conf" "$work/budget.conf.good"
+sed -i 's/^Project=p_on Kind=large Credit=120000/Project=p_on Kind=large Credit=-5/' "$work/budget.conf"
+bad_line=$(grep -n '^Project=p_on' "$work/budget.conf" | cut -d: -f1)
+: >"$ctld_log"
+if cluster_start_ctld 2>/dev/null; then started=yes; else started=no; fi
+check "slurmctld refuses to start with a broken budget.conf" test "$started" = no
+check "its log names budget.conf:$bad_line and the field" \
+  grep -q "budget.conf:$bad_line: Credit: must be a whole positive number" "$ctld_log"
+cp "$work/budget.conf.good" "$work/budget.conf"
+
+# Past usage, imported while slurmctld is down: every earlier month on the line;
+# this month p_behind 100 GPUh, p_on 5,000, p_ahead 12,000 of an expected 10,000.
+fixture_usage_csv "$work/usage.csv"
+rm -f "$ledger" "$ledger.old"
+"$sbudget" ledger import --config "$work/budget.conf" --ledger "$ledger" "$work/usage.csv"
+cluster_start_ctld
+
+section "2. behind starts first, ahead last; sprio and sshare show the budget"
+blocker=$(cluster_as u_acct sbatch --parsable -A p_acct -N4 --exclusive -t 10 \
+  --chdir="$work" -o /dev/null --wrap 'sleep 600')
+wait_for 60 "the blocker runs" job_state_is "$blocker" RUNNING
+declare -A job=()
+for p in ahead on behind; do # submitted worst first: FIFO would get it backwards
+  job[$p]=$(cluster_as "u_$p" sbatch --parsable -A "p_$p" -N4 --exclusive -t 2 \
+    --chdir="$work" -o /dev/null --wrap 'sleep 8')
+done
+none_job=$(cluster_as u_none sbatch --parsable -A nobudget -N4 --exclusive -t 2 \
+  --chdir="$work" -o /dev/null --wrap 'sleep 1')
+sleep 2
+sprio -l >"$work/sprio.txt"
+squeue -o '%.8i %.9a %.10Q %.8T' >"$work/squeue.txt"
+sshare -a -l -P >"$work/sshare.txt"
+cat "$work/sprio.txt" "$work/squeue.txt"
+column -t -s '|' "$work/sshare.txt" | cut -c1-140
+
+fs_behind=$(sprio_field "${job[behind]}" FAIRSHARE)
+fs_on=$(sprio_field "${job[on]}" FAIRSHARE)
+fs_ahead=$(sprio_field "${job[ahead]}" FAIRSHARE)
+check "FAIRSHARE behind ($fs_behind) > on ($fs_on)" awk_true "$fs_behind > $fs_on"
+check "FAIRSHARE on ($fs_on) > ahead ($fs_ahead)" awk_true "$fs_on > $fs_ahead"
+check "behind and on are in the behind band (> 0.6 x weight)" \
+  awk_true "$fs_on > 0.6 * $weight_fs"
+check "ahead is in the ahead band (0.4..0.6 x weight)" \
+  awk_true "$fs_ahead > 0.4 * $weight_fs && $fs_ahead <= 0.6 * $weight_fs"
+check "an account without a budget gets FAIRSHARE 0" \
+  awk_true "$(sprio_field "$none_job" FAIRSHARE) == 0"
+for id in "${job[@]}" "$none_job"; do
+  check "sprio PRIORITY of $id equals squeue %Q" \
+    test "$(sprio_field "$id" PRIORITY)" = "$(squeue -h -j "$id" -o %Q)"
+done
+check "sshare: p_ahead RawShares = its expected 10,000 GPUh" \
+  test "$(sshare_field p_ahead '' RawShares)" = 10000
+for p in behind on ahead; do
+  user_fs=$(sshare_field "p_$p" "u_$p" FairShare)
+  check "sshare: u_$p FairShare ($user_fs) = sprio FAIRSHARE / weight" \
+    awk_true "($user_fs * $weight_fs - $(sprio_field "${job[$p]}" FAIRSHARE))^2 < 100"
+done
+
+scancel "$blocker"
+wait_for 180 "the three jobs to finish" jobs_done "${job[@]}"
+start_of() { sacct -n -X -P -j "$1" -o Start; }
+check "behind started before on" test "$(start_of "${job[behind]}")" \< "$(start_of "${job[on]}")"
+check "on started before ahead" test "$(start_of "${job[on]}")" \< "$(start_of "${job[ahead]}")"
+sacct -X -j "${job[behind]},${job[on]},${job[ahead]}" -o JobID,Account,Start,End,ElapsedRaw
+
+section "3. usage accrues: nodes x 4 GPUh per node-hour x elapsed"
+elapsed=$(sacct -n -X -P -j "${job[behind]}" -o ElapsedRaw)
+wait_for 90 "a periodic pass to save the ledger" ledger_saved_after "$(date +%s)"
+used=$(ledger_json_field p_behind used_this_month)
+want=$(awk "BEGIN { print 100 + 4 * 4 * $elapsed / 3600 }")
+check "p_behind this month: 100 + 16 GPU x ${elapsed} s = $want GPUh (ledger: $used)" \
+  awk_true "($used - $want)^2 < 1e-9"
+raw=$(sshare_field p_behind u_behind RawUsage)
+check "sshare RawUsage of u_behind (${raw} GPU-s) includes the job's $((16 * elapsed)) GPU-s" \
+  awk_true "$raw >= 16 * $elapsed"
+
+section "4. a slurmctld restart keeps the ledger"
+before=$(ledger_json_field p_behind used_this_month)
+cluster_restart_ctld
+wait_for 60 "the ledger to be saved again" ledger_saved_after "$(date +%s)"
+check "p_behind usage unchanged by the restart ($before GPUh)" \
+  test "$(ledger_json_field p_behind used_this_month)" = "$before"
+check "the log says the ledger was loaded" grep -q "ledger $ledger loaded" "$ctld_log"
+
+section "5. scontrol reconfigure with a broken budget.conf keeps the last good one"
+sed -i 's/^Project=p_ahead Kind=large Credit=120000/Project=p_ahead Kind=large Credit=zero/' \
+  "$work/budget.conf"
+bad_line=$(grep -n '^Project=p_ahead' "$work/budget.conf" | cut -d: -f1)
+scontrol reconfigure
+sleep 2
+check "the log names budget.conf:$bad_line" grep -q "budget.conf:$bad_line: Credit" "$ctld_log"
+check "the log says the last good budgets are kept" \
+  grep -q "rejected, keeping the last good budgets" "$ctld_log"
+probe=$(cluster_as u_ahead sbatch --parsable -A p_ahead -N4 --exclusive -t 1 --hold \
+  --chdir="$work" -o /dev/null --wrap 'sleep 1')
+scontrol release "$probe"
+check "p_ahead still ranks by its budget" awk_true "$(sprio_field "$probe" FAIRSHARE) > 0"
+scancel "$probe"
+cp "$work/budget.conf.good" "$work/budget.conf"
+scontrol reconfigure
+sleep 2
+check "the good file is taken back" grep -q "budgets reloaded from $work/budget.conf" "$ctld_log"
+
+section "6. a ledger saved in the previous month is closed at startup"
+cluster_stop_ctld
+rm -f "$ledger" "$ledger.old"
+fixture_prev_csv "$work/prev.csv"
+"$sbudget" ledger import --config "$work/budget.conf" --ledger "$ledger" \
+  --at "$FIX_PREV-15T12:00:00" "$work/prev.csv"
+: >"$ctld_log"
+cluster_start_ctld
+prev=$((FIX_MONTH - 1))
+remaining=$(awk "BEGIN { printf \"%'d\", $FIX_CREDIT - (($prev - 1) * $FIX_B + 8500) }")
+grep "p_close: month" "$ctld_log" || true
+check "month $prev of p_close closed at start: used 3,000, lost 5,500, rolled over 1,500" \
+  grep -q "p_close: month $prev closed: used 3,000 GPUh, lost 5,500, rolled over 1,500, remaining $remaining" \
+  "$ctld_log"
+wait_for 90 "a pass to publish the budget" sshare_has_shares p_close
+check "sshare: p_close RawShares = 10,000 + 1,500 rolled over" \
+  test "$(sshare_field p_close '' RawShares)" = 11500
+
+summary

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# run-all.sh BUILD_DIR: every integration scenario against a real local cluster, in turn.
+# Each script starts the daemons it needs and stops them, also on failure.
+set -uo pipefail
+build=$(cd "${1:?usage: run-all.sh BUILD_DIR}" && pwd)
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+
+failed=()
+for test in plugin_scenarios; do
+  echo "##### $test"
+  if ! "$here/$test.sh" "$build"; then
+    failed+=("$test")
+  fi
+done
+if ((${#failed[@]})); then
+  echo "integration tests failed: ${failed[*]}" >&2
+  exit 1
+fi
+echo "integration tests passed"
