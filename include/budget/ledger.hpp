@@ -129,9 +129,9 @@ class Ledger {
   // Adds `amount` GPU-seconds (>= 0) of `role` usage to project month `month`
   // (>= 0, see Usage) of the project and the user: the usage-import path.
   // Imported usage has no time of its own (whole calendar months), so it is
-  // not added to the fair-share (decayed) usage: fair-share starts from the
-  // plugin's own accruals. Creates the project and the user even when
-  // amount is 0.
+  // not added to the fair-share (decayed) usage; an importer that can
+  // estimate its weight adds it with AddDecayed. Creates the project and the
+  // user even when amount is 0.
   void Record(std::string_view account, std::string_view user, int month, PartitionRole role,
               GpuSeconds amount);
 

@@ -723,16 +723,16 @@ TEST(LedgerProperty, ConservesUsageAndCreditUnderRandomOperations) {
   }
 }
 
-}  // namespace
-}  // namespace budget
-
-TEST(Ledger, AddDecayedRaisesFairShareUsageOnlyOfProjectAndUser) {
-  budget::Ledger ledger;
-  ledger.Record("proj", "alice", 1, budget::PartitionRole::kBudgeted, 3600);
+TEST(LedgerAddDecayed, RaisesFairShareUsageOnlyOfProjectAndUser) {
+  Ledger ledger;
+  ledger.Record("proj", "alice", 1, PartitionRole::kBudgeted, 3600);
   ledger.AddDecayed("proj", "alice", 1800.5);
-  const budget::ProjectUsage* project = ledger.Find("proj");
+  const ProjectUsage* project = ledger.Find("proj");
   ASSERT_NE(project, nullptr);
   EXPECT_DOUBLE_EQ(project->total.decayed, 1800.5);
   EXPECT_DOUBLE_EQ(project->users.at("alice").decayed, 1800.5);
   EXPECT_EQ(project->total.Budgeted(1), 3600);  // charged usage untouched
 }
+
+}  // namespace
+}  // namespace budget
