@@ -8,8 +8,10 @@
 #   2. three projects, behind / on / ahead of their line, contend for the nodes: the one
 #      behind has the highest FAIRSHARE in sprio and starts first, the one ahead last;
 #      sprio's PRIORITY equals squeue's; sshare shows RawShares = expected GPUh and every
-#      user the project's FairShare; an account without a budget gets FAIRSHARE 0;
-#   3. usage accrues while jobs run: the ledger holds exactly nodes x 4 x elapsed;
+#      user the project's FairShare; an account without a budget gets FAIRSHARE 0; a job
+#      in two partitions is ranked in each; PrivateData=jobs hides others' jobs in sprio;
+#   3. usage accrues while jobs run (periodic passes and job end): the ledger holds exactly
+#      nodes x 4 x elapsed; TRESRunMins drains back to 0;
 #   4. a slurmctld restart keeps the ledger;
 #   5. `scontrol reconfigure` with a broken budget.conf keeps the old one and logs why;
 #   6. a ledger saved in the previous month is closed at startup with the right lost and
@@ -43,7 +45,8 @@ fixture_dates
 fixture_budget_conf "$work/budget.conf"
 export PRIORITY_TYPE=priority/budget
 export EXTRA_PLUGIN_DIR=$build/src/slurm
-export EXTRA_SLURM_CONF="PriorityParameters=budget_conf=$work/budget.conf"
+export EXTRA_SLURM_CONF="PriorityParameters=budget_conf=$work/budget.conf
+PrivateData=jobs"
 weight_fs=10000000
 
 section "start: the plugin loads; accounts and past usage"
@@ -83,6 +86,8 @@ for p in ahead on behind; do # submitted worst first: FIFO would get it backward
   job[$p]=$(cluster_as "u_$p" sbatch --parsable -A "p_$p" -N4 --exclusive -t 2 \
     --chdir="$work" -o /dev/null --wrap 'sleep 8')
 done
+multi_job=$(cluster_as u_on sbatch --parsable -A p_on -p normal,low -N4 --exclusive -t 2 \
+  --chdir="$work" -o /dev/null --wrap 'sleep 1')
 none_job=$(cluster_as u_none sbatch --parsable -A nobudget -N4 --exclusive -t 2 \
   --chdir="$work" -o /dev/null --wrap 'sleep 1')
 sleep 2
@@ -103,6 +108,14 @@ check "ahead is in the ahead band (0.4..0.6 x weight)" \
   awk_true "$fs_ahead > 0.4 * $weight_fs && $fs_ahead <= 0.6 * $weight_fs"
 check "an account without a budget gets FAIRSHARE 0" \
   awk_true "$(sprio_field "$none_job" FAIRSHARE) == 0"
+fs_in() { sprio -l -j "$1" | awk -v part="$2" '$2 == part { print $8 }'; }
+check "a job in normal and low is ranked in each: normal by the project's factor" \
+  test "$(fs_in "$multi_job" normal)" = "$fs_on"
+check "... and low in the low band (< 0.2 x weight)" \
+  awk_true "$(fs_in "$multi_job" low) > 0 && $(fs_in "$multi_job" low) < 0.2 * $weight_fs"
+scancel "$multi_job"
+check "PrivateData=jobs: u_on sees only its own jobs in sprio" \
+  test "$(cluster_as u_on sprio -h -o %i | sort -u | paste -sd,)" = "${job[on]}"
 for id in "${job[@]}" "$none_job"; do
   check "sprio PRIORITY of $id equals squeue %Q" \
     test "$(sprio_field "$id" PRIORITY)" = "$(squeue -h -j "$id" -o %Q)"
@@ -126,12 +139,30 @@ section "3. usage accrues: nodes x 4 GPUh per node-hour x elapsed"
 elapsed=$(sacct -n -X -P -j "${job[behind]}" -o ElapsedRaw)
 wait_for 90 "a periodic pass to save the ledger" ledger_saved_after "$(date +%s)"
 used=$(ledger_json_field p_behind used_this_month)
-want=$(awk "BEGIN { print 100 + 4 * 4 * $elapsed / 3600 }")
+want=$(awk "BEGIN { printf \"%.9f\", 100 + 4 * 4 * $elapsed / 3600 }")
 check "p_behind this month: 100 + 16 GPU x ${elapsed} s = $want GPUh (ledger: $used)" \
   awk_true "($used - $want)^2 < 1e-9"
 raw=$(sshare_field p_behind u_behind RawUsage)
 check "sshare RawUsage of u_behind (${raw} GPU-s) includes the job's $((16 * elapsed)) GPU-s" \
   awk_true "$raw >= 16 * $elapsed"
+
+on_before=$(ledger_json_field p_on used_this_month)
+long_job=$(cluster_as u_on sbatch --parsable -A p_on -N2 --exclusive -t 3 \
+  --chdir="$work" -o /dev/null --wrap 'sleep 75')
+wait_for 60 "the 2-node job runs" job_state_is "$long_job" RUNNING
+wait_for 90 "a pass while it runs" ledger_saved_after "$(($(date +%s) + 5))"
+on_running=$(ledger_json_field p_on used_this_month)
+check "usage accrues while the job runs ($on_before -> $on_running GPUh)" \
+  awk_true "$on_running > $on_before"
+wait_for 120 "the 2-node job to end" jobs_done "$long_job"
+wait_for 90 "a pass after it ended" ledger_saved_after "$(date +%s)"
+elapsed=$(sacct -n -X -P -j "$long_job" -o ElapsedRaw)
+want=$(awk "BEGIN { printf \"%.9f\", $on_before + 2 * 4 * $elapsed / 3600 }")
+on_after=$(ledger_json_field p_on used_this_month)
+check "accrual ticks and job end add up to exactly 2 x 4 x ${elapsed} s ($want GPUh)" \
+  awk_true "($on_after - $want)^2 < 1e-9"
+run_mins=$(sshare -a -l -P | awk -F'|' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "TRESRunMins") c = i; next } { print $c }' | tr ',' '\n' | awk -F= '$2 != 0' | wc -l)
+check "TRESRunMins drained to 0 once every job ended" test "$run_mins" = 0
 
 section "4. a slurmctld restart keeps the ledger"
 before=$(ledger_json_field p_behind used_this_month)
@@ -150,11 +181,14 @@ sleep 2
 check "the log names budget.conf:$bad_line" grep -q "budget.conf:$bad_line: Credit" "$ctld_log"
 check "the log says the last good budgets are kept" \
   grep -q "rejected, keeping the last good budgets" "$ctld_log"
-probe=$(cluster_as u_ahead sbatch --parsable -A p_ahead -N4 --exclusive -t 1 --hold \
+blocker=$(cluster_as u_acct sbatch --parsable -A p_acct -N4 --exclusive -t 10 \
+  --chdir="$work" -o /dev/null --wrap 'sleep 600')
+wait_for 60 "the blocker runs" job_state_is "$blocker" RUNNING
+probe=$(cluster_as u_ahead sbatch --parsable -A p_ahead -N4 --exclusive -t 1 \
   --chdir="$work" -o /dev/null --wrap 'sleep 1')
-scontrol release "$probe"
-check "p_ahead still ranks by its budget" awk_true "$(sprio_field "$probe" FAIRSHARE) > 0"
-scancel "$probe"
+check "p_ahead still ranks by its budget (ahead band)" \
+  awk_true "$(sprio_field "$probe" FAIRSHARE) > 0.4 * $weight_fs"
+scancel "$probe" "$blocker"
 cp "$work/budget.conf.good" "$work/budget.conf"
 scontrol reconfigure
 sleep 2
@@ -169,7 +203,7 @@ fixture_prev_csv "$work/prev.csv"
 : >"$ctld_log"
 cluster_start_ctld
 prev=$((FIX_MONTH - 1))
-remaining=$(awk "BEGIN { printf \"%'d\", $FIX_CREDIT - (($prev - 1) * $FIX_B + 8500) }")
+remaining=$(printf '%d' $((FIX_CREDIT - ((prev - 1) * FIX_B + 8500))) | sed ':a;s/\B[0-9]\{3\}\>/,&/;ta')
 grep "p_close: month" "$ctld_log" || true
 check "month $prev of p_close closed at start: used 3,000, lost 5,500, rolled over 1,500" \
   grep -q "p_close: month $prev closed: used 3,000 GPUh, lost 5,500, rolled over 1,500, remaining $remaining" \
