@@ -5,6 +5,10 @@ set -uo pipefail
 build=$(cd "${1:?usage: run-all.sh BUILD_DIR}" && pwd)
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
+# One cluster at a time on this machine (fixed ports, one MariaDB): wait for any other.
+exec 9>/tmp/budget-cluster.lock
+flock 9
+
 failed=()
 for test in plugin_scenarios; do
   echo "##### $test"
