@@ -1,6 +1,8 @@
 // Civil (calendar) dates and their conversion to instants in the cluster's time zone.
 #pragma once
 
+#include <compare>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -16,7 +18,10 @@ struct CivilDate {
   int day = 1;
 
   friend bool operator==(const CivilDate&, const CivilDate&) = default;
-  friend auto operator<=>(const CivilDate&, const CivilDate&) = default;
+  // NOLINT below: clang-tidy 14 mistakes the literal 0 that a defaulted <=> compares its result
+  // against for a null pointer (modernize-use-nullptr false positive).
+  friend auto operator<=>(const CivilDate&,
+                          const CivilDate&) = default;  // NOLINT(modernize-use-nullptr)
 };
 
 // Days in `month` (1..12) of `year`: 28..31.
@@ -37,9 +42,9 @@ CivilDate FirstOfMonthAfter(const CivilDate& d, int months);
 // d plus `days` days.
 CivilDate AddDays(const CivilDate& d, int days);
 
-// Days since 1970-01-01 and back (Howard Hinnant's algorithms).
-long DaysFromCivil(const CivilDate& d);
-CivilDate CivilFromDays(long days);
+// Days since 1970-01-01 and back (Howard Hinnant's algorithms); negative before the epoch.
+std::int64_t DaysFromCivil(const CivilDate& d);
+CivilDate CivilFromDays(std::int64_t days);
 
 // How civil dates become instants. Month boundaries are midnight in the
 // cluster's time zone; the plugin uses the controller's local time, tests use UTC.

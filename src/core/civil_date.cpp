@@ -77,7 +77,7 @@ CivilDate FirstOfMonthAfter(const CivilDate& d, int months) {
 CivilDate AddDays(const CivilDate& d, int days) { return CivilFromDays(DaysFromCivil(d) + days); }
 
 // http://howardhinnant.github.io/date_algorithms.html, days_from_civil.
-long DaysFromCivil(const CivilDate& d) {  // NOLINT(google-runtime-int): header signature
+std::int64_t DaysFromCivil(const CivilDate& d) {
   const std::int64_t y = static_cast<std::int64_t>(d.year) - (d.month <= 2 ? 1 : 0);
   const std::int64_t m = d.month;
   const std::int64_t era = (y >= 0 ? y : y - 399) / 400;
@@ -88,7 +88,7 @@ long DaysFromCivil(const CivilDate& d) {  // NOLINT(google-runtime-int): header 
 }
 
 // Same source, civil_from_days.
-CivilDate CivilFromDays(long days) {  // NOLINT(google-runtime-int): header signature
+CivilDate CivilFromDays(std::int64_t days) {
   const std::int64_t z = days + 719468;
   const std::int64_t era = (z >= 0 ? z : z - 146096) / 146097;
   const std::int64_t doe = z - era * 146097;                                       // [0, 146096]

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <cstdlib>
 #include <ctime>
 #include <optional>
@@ -38,7 +39,7 @@ TEST(FormatCivilDate, WritesIsoDatesWithZeroPadding) {
 }
 
 TEST(FormatCivilDate, RoundTripsThroughParse) {
-  for (long days = -800'000; days <= 800'000; days += 997) {
+  for (std::int64_t days = -800'000; days <= 800'000; days += 997) {
     const CivilDate d = CivilFromDays(days);
     if (d.year < 0 || d.year > 9999) {
       continue;
@@ -66,7 +67,7 @@ TEST(DaysFromCivil, CountsFromTheUnixEpoch) {
 
 TEST(CivilFromDays, InvertsDaysFromCivilAndStepsOneDayAtATime) {
   CivilDate previous = CivilFromDays(-200'000);
-  for (long days = -199'999; days <= 200'000; ++days) {
+  for (std::int64_t days = -199'999; days <= 200'000; ++days) {
     const CivilDate d = CivilFromDays(days);
     ASSERT_EQ(DaysFromCivil(d), days);
     ASSERT_TRUE(IsValidCivilDate(d));
