@@ -16,8 +16,12 @@ std::vector<std::string> SplitLines(const std::string& text) {
   while (begin <= text.size()) {
     const std::size_t end = text.find('\n', begin);
     const std::size_t stop = end == std::string::npos ? text.size() : end;
-    if (stop > begin) lines.push_back(text.substr(begin, stop - begin));
-    if (end == std::string::npos) break;
+    if (stop > begin) {
+      lines.push_back(text.substr(begin, stop - begin));
+    }
+    if (end == std::string::npos) {
+      break;
+    }
     begin = end + 1;
   }
   return lines;
@@ -26,8 +30,12 @@ std::vector<std::string> SplitLines(const std::string& text) {
 // The first line of a multi-line error: what fits a one-line reply.
 std::string FirstLine(const std::string& text) {
   const auto lines = SplitLines(text);
-  if (lines.empty()) return text;
-  if (lines.size() == 1) return lines.front();
+  if (lines.empty()) {
+    return text;
+  }
+  if (lines.size() == 1) {
+    return lines.front();
+  }
   return lines.front() + " (and " + std::to_string(lines.size() - 1) + " more)";
 }
 
@@ -45,14 +53,18 @@ std::vector<ProjectTerms> TermsOf(const BudgetConfig& config) {
 Engine::Engine(EngineOptions options) : options_(std::move(options)) {}
 
 void Engine::Log(LogLevel level, const std::string& message) const {
-  if (options_.log) options_.log(level, message);
+  if (options_.log) {
+    options_.log(level, message);
+  }
 }
 
 Result<std::unique_ptr<Engine>> Engine::Open(EngineOptions options, UnixTime now) {
   std::unique_ptr<Engine> engine(new Engine(std::move(options)));
   auto config = LoadBudgetConfig(engine->options_.config_path);
   if (!config) {
-    for (const auto& line : SplitLines(config.error())) engine->Log(LogLevel::kError, line);
+    for (const auto& line : SplitLines(config.error())) {
+      engine->Log(LogLevel::kError, line);
+    }
     return Error{FirstLine(config.error())};
   }
   engine->InstallConfig(std::move(config).value());
@@ -63,7 +75,9 @@ Result<std::unique_ptr<Engine>> Engine::Open(EngineOptions options, UnixTime now
       engine->Log(LogLevel::kError, loaded.error());
       return Error{FirstLine(loaded.error())};
     }
-    for (const auto& warning : loaded.value().warnings) engine->Log(LogLevel::kError, warning);
+    for (const auto& warning : loaded.value().warnings) {
+      engine->Log(LogLevel::kError, warning);
+    }
     engine->ledger_ = std::move(loaded.value().ledger);
     engine->accounted_until_ = loaded.value().fresh ? 0 : loaded.value().saved_at;
     engine->Log(LogLevel::kInfo,
@@ -80,7 +94,9 @@ void Engine::InstallConfig(BudgetConfig config) {
   auto shared = std::make_shared<const BudgetConfig>(std::move(config));
   terms_ = TermsOf(*shared);
   term_index_.clear();
-  for (std::size_t i = 0; i < terms_.size(); ++i) term_index_[terms_[i].account] = i;
+  for (std::size_t i = 0; i < terms_.size(); ++i) {
+    term_index_[terms_[i].account] = i;
+  }
   config_ = std::move(shared);
   cache_.clear();
 }
@@ -89,7 +105,9 @@ Status Engine::Reload(const std::string& config_path) {
   auto config = LoadBudgetConfig(config_path);
   std::lock_guard lock(mutex_);
   if (!config) {
-    for (const auto& line : SplitLines(config.error())) Log(LogLevel::kError, line);
+    for (const auto& line : SplitLines(config.error())) {
+      Log(LogLevel::kError, line);
+    }
     return Error{FirstLine(config.error())};
   }
   options_.config_path = config_path;
@@ -112,7 +130,9 @@ void Engine::Accrue(std::string_view account, std::string_view user, std::string
   std::lock_guard lock(mutex_);
   const PartitionRate* rate = config_->FindPartition(partition);
   const auto term = term_index_.find(std::string(account));
-  if (rate == nullptr || term == term_index_.end()) return;  // not billed (docs/design.md)
+  if (rate == nullptr || term == term_index_.end()) {
+    return;  // not billed (docs/design.md)
+  }
   ledger_.Accrue(terms_[term->second], options_.zone, user, *rate, nodes, from, to);
   cache_.clear();
 }
@@ -134,9 +154,13 @@ std::vector<ClosedMonth> Engine::Advance(UnixTime now) {
 
 Status Engine::Save(UnixTime now) {
   std::lock_guard lock(mutex_);
-  if (options_.state_path.empty()) return Ok();
+  if (options_.state_path.empty()) {
+    return Ok();
+  }
   auto saved = SaveLedgerFile(options_.state_path, ledger_, now);
-  if (saved) accounted_until_ = now;
+  if (saved) {
+    accounted_until_ = now;
+  }
   return saved;
 }
 
@@ -151,9 +175,13 @@ std::optional<ProjectView> Engine::ProjectLocked(std::string_view account, UnixT
     cache_now_ = now;
   }
   const std::string key(account);
-  if (const auto hit = cache_.find(key); hit != cache_.end()) return hit->second;
+  if (const auto hit = cache_.find(key); hit != cache_.end()) {
+    return hit->second;
+  }
   const auto term = term_index_.find(key);
-  if (term == term_index_.end()) return std::nullopt;
+  if (term == term_index_.end()) {
+    return std::nullopt;
+  }
 
   const ProjectTerms& terms = terms_[term->second];
   ProjectView view;
@@ -181,29 +209,42 @@ std::optional<ProjectView> Engine::Project(std::string_view account, UnixTime no
 std::optional<double> Engine::UserUsage(std::string_view account, std::string_view user) const {
   std::lock_guard lock(mutex_);
   const ProjectUsage* project = ledger_.Find(account);
-  if (project == nullptr) return std::nullopt;
+  if (project == nullptr) {
+    return std::nullopt;
+  }
   const auto found = project->users.find(user);
-  if (found == project->users.end()) return std::nullopt;
+  if (found == project->users.end()) {
+    return std::nullopt;
+  }
   return found->second.decayed;
 }
 
 PartitionKind Engine::KindOfPartition(std::string_view partition) const {
   std::lock_guard lock(mutex_);
   const PartitionRate* rate = config_->FindPartition(partition);
-  if (rate == nullptr) return PartitionKind::kUnbudgeted;
+  if (rate == nullptr) {
+    return PartitionKind::kUnbudgeted;
+  }
   return rate->role == PartitionRole::kLow ? PartitionKind::kLow : PartitionKind::kBudgeted;
 }
 
-double Engine::FairShareLocked(std::string_view account, std::string_view partition,
-                               UnixTime now) {
+double Engine::FairShareLocked(std::string_view account, std::string_view partition, UnixTime now) {
   const PartitionRate* rate = config_->FindPartition(partition);
-  if (rate == nullptr) return 0.0;
+  if (rate == nullptr) {
+    return 0.0;
+  }
   const auto view = ProjectLocked(account, now);
-  if (!view) return 0.0;
-  if (rate->role == PartitionRole::kBudgeted) return view->fair_share.factor;
+  if (!view) {
+    return 0.0;
+  }
+  if (rate->role == PartitionRole::kBudgeted) {
+    return view->fair_share.factor;
+  }
   // In the low partition every project ranks in the low band, by its low usage.
   const ProjectState state = view->status.state;
-  if (state == ProjectState::kEnded || state == ProjectState::kBlocked) return 0.0;
+  if (state == ProjectState::kEnded || state == ProjectState::kBlocked) {
+    return 0.0;
+  }
   const auto& terms = terms_[term_index_.at(std::string(account))];
   return ComputeFairShare(FairShareInputs{
                               .state = ProjectState::kLow,
