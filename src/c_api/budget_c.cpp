@@ -1,6 +1,4 @@
 // The C ABI (include/budget/budget.h) over budget::Engine: no exception crosses it.
-#include "budget/budget.h"
-
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -10,6 +8,7 @@
 #include <string>
 #include <utility>
 
+#include "budget/budget.h"
 #include "budget/engine.hpp"
 
 struct budget_engine {
@@ -19,12 +18,16 @@ struct budget_engine {
 namespace {
 
 void SetError(budget_error* err, const std::string& message) {
-  if (err == nullptr) return;
+  if (err == nullptr) {
+    return;
+  }
   std::snprintf(err->text, sizeof(err->text), "%s", message.c_str());
 }
 
 void ClearError(budget_error* err) {
-  if (err != nullptr) err->text[0] = '\0';
+  if (err != nullptr) {
+    err->text[0] = '\0';
+  }
 }
 
 // Runs `body`, turning any exception into BUDGET_E_INTERNAL with its message.
@@ -107,7 +110,9 @@ void budget_engine_close(budget_engine* engine) {
 budget_status budget_engine_reload(budget_engine* engine, const char* config_path,
                                    budget_error* err) {
   return Guard(err, [&]() -> budget_status {
-    if (engine == nullptr || config_path == nullptr) return BUDGET_E_INVALID;
+    if (engine == nullptr || config_path == nullptr) {
+      return BUDGET_E_INVALID;
+    }
     auto status = engine->engine->Reload(config_path);
     if (!status) {
       SetError(err, status.error());
@@ -119,7 +124,9 @@ budget_status budget_engine_reload(budget_engine* engine, const char* config_pat
 
 budget_status budget_engine_set_half_life(budget_engine* engine, int64_t half_life_seconds) {
   return Guard(nullptr, [&]() -> budget_status {
-    if (engine == nullptr) return BUDGET_E_INVALID;
+    if (engine == nullptr) {
+      return BUDGET_E_INVALID;
+    }
     engine->engine->SetHalfLife(half_life_seconds);
     return BUDGET_OK;
   });
@@ -128,7 +135,9 @@ budget_status budget_engine_set_half_life(budget_engine* engine, int64_t half_li
 budget_status budget_engine_accrue(budget_engine* engine, const budget_usage_sample* sample,
                                    budget_error* err) {
   return Guard(err, [&]() -> budget_status {
-    if (engine == nullptr || sample == nullptr) return BUDGET_E_INVALID;
+    if (engine == nullptr || sample == nullptr) {
+      return BUDGET_E_INVALID;
+    }
     engine->engine->Accrue(View(sample->account), View(sample->user), View(sample->partition),
                            sample->nodes, sample->from, sample->to);
     return BUDGET_OK;
@@ -137,14 +146,18 @@ budget_status budget_engine_accrue(budget_engine* engine, const budget_usage_sam
 
 budget_status budget_engine_advance(budget_engine* engine, int64_t now, budget_error* err) {
   return Guard(err, [&]() -> budget_status {
-    if (engine == nullptr) return BUDGET_E_INVALID;
+    if (engine == nullptr) {
+      return BUDGET_E_INVALID;
+    }
     engine->engine->Advance(now);
     return BUDGET_OK;
   });
 }
 
 int64_t budget_engine_accounted_until(budget_engine* engine) {
-  if (engine == nullptr) return 0;
+  if (engine == nullptr) {
+    return 0;
+  }
   try {
     return engine->engine->accounted_until();
   } catch (...) {
@@ -154,7 +167,9 @@ int64_t budget_engine_accounted_until(budget_engine* engine) {
 
 budget_status budget_engine_save(budget_engine* engine, int64_t now, budget_error* err) {
   return Guard(err, [&]() -> budget_status {
-    if (engine == nullptr) return BUDGET_E_INVALID;
+    if (engine == nullptr) {
+      return BUDGET_E_INVALID;
+    }
     auto status = engine->engine->Save(now);
     if (!status) {
       SetError(err, status.error());
@@ -167,7 +182,9 @@ budget_status budget_engine_save(budget_engine* engine, int64_t now, budget_erro
 budget_status budget_engine_project(budget_engine* engine, const char* account, int64_t now,
                                     budget_project_view* out, budget_error* err) {
   return Guard(err, [&]() -> budget_status {
-    if (engine == nullptr || account == nullptr || out == nullptr) return BUDGET_E_INVALID;
+    if (engine == nullptr || account == nullptr || out == nullptr) {
+      return BUDGET_E_INVALID;
+    }
     const auto view = engine->engine->Project(account, now);
     if (!view) {
       SetError(err, std::string("no budget for account ") + account);
@@ -183,12 +200,13 @@ budget_status budget_engine_project(budget_engine* engine, const char* account, 
   });
 }
 
-budget_status budget_engine_user_usage(budget_engine* engine, const char* account,
-                                       const char* user, double* usage_gpu_seconds,
-                                       budget_error* err) {
+budget_status budget_engine_user_usage(budget_engine* engine, const char* account, const char* user,
+                                       double* usage_gpu_seconds, budget_error* err) {
   return Guard(err, [&]() -> budget_status {
-    if (engine == nullptr || account == nullptr || user == nullptr || usage_gpu_seconds == nullptr)
+    if (engine == nullptr || account == nullptr || user == nullptr ||
+        usage_gpu_seconds == nullptr) {
       return BUDGET_E_INVALID;
+    }
     const auto usage = engine->engine->UserUsage(account, user);
     *usage_gpu_seconds = usage.value_or(0.0);
     return usage ? BUDGET_OK : BUDGET_E_NOT_FOUND;
@@ -196,7 +214,9 @@ budget_status budget_engine_user_usage(budget_engine* engine, const char* accoun
 }
 
 budget_partition_role budget_engine_partition_role(budget_engine* engine, const char* partition) {
-  if (engine == nullptr || partition == nullptr) return BUDGET_PARTITION_UNBUDGETED;
+  if (engine == nullptr || partition == nullptr) {
+    return BUDGET_PARTITION_UNBUDGETED;
+  }
   try {
     switch (engine->engine->KindOfPartition(partition)) {
       case budget::PartitionKind::kBudgeted:
@@ -276,7 +296,9 @@ budget_status budget_engine_job_priority(budget_engine* engine, const budget_job
 }
 
 double budget_classic_fs_factor(double effective_usage, double shares_norm) {
-  if (!(shares_norm > 0) || std::isnan(effective_usage)) return 0.0;
+  if (!(shares_norm > 0) || std::isnan(effective_usage)) {
+    return 0.0;
+  }
   return std::pow(2.0, -(effective_usage / shares_norm));
 }
 
