@@ -4,15 +4,19 @@
 // with the same core code as the plugin. `import` must run while slurmctld is stopped:
 // the plugin owns the ledger while it runs.
 #include <fmt/core.h>
-#include <nlohmann/json.hpp>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstdio>
 #include <ctime>
 #include <fstream>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "budget/config.hpp"
 #include "budget/fairshare.hpp"
@@ -24,7 +28,7 @@
 namespace budget::cli {
 namespace {
 
-constexpr std::int64_t kDefaultHalfLifeSeconds = 7 * 24 * 3600;
+constexpr std::int64_t kDefaultHalfLifeSeconds = std::int64_t{7} * 24 * 3600;
 
 struct LedgerOptions {
   std::string config_path{kDefaultBudgetConfPath};
@@ -42,7 +46,9 @@ struct LedgerOptions {
 }
 
 UnixTime ParseInstant(const std::string& text, const TimeZone& zone) {
-  if (text.empty()) return static_cast<UnixTime>(std::time(nullptr));
+  if (text.empty()) {
+    return static_cast<UnixTime>(std::time(nullptr));
+  }
   if (text.front() == '@') {
     try {
       return std::stoll(text.substr(1));
@@ -56,18 +62,22 @@ UnixTime ParseInstant(const std::string& text, const TimeZone& zone) {
     throw CLI::ValidationError(
         fmt::format("--at: expected YYYY-MM-DD[THH:MM:SS] or @EPOCH, got \"{}\"", text));
   }
-  return zone.MidnightOf(*date) + h * 3600 + m * 60 + s;
+  return zone.MidnightOf(*date) + UnixTime{h} * 3600 + UnixTime{m} * 60 + s;
 }
 
 std::shared_ptr<const BudgetConfig> LoadConfigOrFail(const std::string& path) {
   auto config = LoadBudgetConfig(path);
-  if (!config) Fail(config.error());
+  if (!config) {
+    Fail(config.error());
+  }
   return std::make_shared<const BudgetConfig>(std::move(config).value());
 }
 
 std::vector<ProjectTerms> TermsOf(const BudgetConfig& config) {
   std::vector<ProjectTerms> terms;
-  for (const ProjectSpec& p : config.projects) terms.push_back({p.account, p.credit, p.calendar});
+  for (const ProjectSpec& p : config.projects) {
+    terms.push_back({p.account, p.credit, p.calendar});
+  }
   return terms;
 }
 
@@ -75,7 +85,9 @@ std::vector<ProjectTerms> TermsOf(const BudgetConfig& config) {
 // they were used evenly over [from, to): the integral of 2^-(now - t)/h.
 double DecayedAt(GpuSeconds amount, UnixTime from, UnixTime to, UnixTime now,
                  std::int64_t half_life) {
-  if (half_life <= 0 || to <= from) return static_cast<double>(amount);
+  if (half_life <= 0 || to <= from) {
+    return static_cast<double>(amount);
+  }
   const double h = static_cast<double>(half_life);
   const double span = static_cast<double>(to - from);
   const double late = std::exp2(-static_cast<double>(now - to) / h);
@@ -90,15 +102,23 @@ void RunImport(const LedgerOptions& o) {
   const auto terms = TermsOf(*config);
 
   std::ifstream in(o.import_file);
-  if (!in) Fail(fmt::format("cannot read {}", o.import_file));
+  if (!in) {
+    Fail(fmt::format("cannot read {}", o.import_file));
+  }
   std::stringstream text;
   text << in.rdbuf();
   auto rows = ParseUsageImport(text.str(), o.import_file);
-  if (!rows) Fail(rows.error());
+  if (!rows) {
+    Fail(rows.error());
+  }
 
   auto loaded = LoadLedgerFile(o.ledger_path);
-  if (!loaded) Fail(loaded.error());
-  for (const auto& warning : loaded.value().warnings) fmt::print(stderr, "sbudget: {}\n", warning);
+  if (!loaded) {
+    Fail(loaded.error());
+  }
+  for (const auto& warning : loaded.value().warnings) {
+    fmt::print(stderr, "sbudget: {}\n", warning);
+  }
   Ledger ledger = std::move(loaded.value().ledger);
   ledger.DecayTo(now, o.half_life_seconds);
 
@@ -110,10 +130,12 @@ void RunImport(const LedgerOptions& o) {
   for (const UsageImportRow& row : rows.value()) {
     const UnixTime from = zone.MidnightOf(row.month);
     const UnixTime to = std::min(now, zone.MidnightOf(FirstOfMonthAfter(row.month, 1)));
-    ledger.AddDecayed(row.account, row.user, DecayedAt(row.amount, from, to, now,
-                                                       o.half_life_seconds));
+    ledger.AddDecayed(row.account, row.user,
+                      DecayedAt(row.amount, from, to, now, o.half_life_seconds));
   }
-  if (auto saved = SaveLedgerFile(o.ledger_path, ledger, now); !saved) Fail(saved.error());
+  if (auto saved = SaveLedgerFile(o.ledger_path, ledger, now); !saved) {
+    Fail(saved.error());
+  }
   fmt::print("imported {} rows into {} (usage accounted up to {})\n", rows.value().size(),
              o.ledger_path, now);
 }
@@ -125,8 +147,12 @@ void RunShow(const LedgerOptions& o) {
   const UnixTime now = ParseInstant(o.at, zone);
   const auto config = LoadConfigOrFail(o.config_path);
   auto loaded = LoadLedgerFile(o.ledger_path);
-  if (!loaded) Fail(loaded.error());
-  for (const auto& warning : loaded.value().warnings) fmt::print(stderr, "sbudget: {}\n", warning);
+  if (!loaded) {
+    Fail(loaded.error());
+  }
+  for (const auto& warning : loaded.value().warnings) {
+    fmt::print(stderr, "sbudget: {}\n", warning);
+  }
   const Ledger& ledger = loaded.value().ledger;
 
   nlohmann::json out = nlohmann::json::array();
@@ -146,7 +172,9 @@ void RunShow(const LedgerOptions& o) {
                                            .low_used = st.low_used});
     nlohmann::json users = nlohmann::json::object();
     if (const ProjectUsage* usage = ledger.Find(p.account)) {
-      for (const auto& [name, u] : usage->users) users[name] = ToGpuHours(u.Total());
+      for (const auto& [name, u] : usage->users) {
+        users[name] = ToGpuHours(u.Total());
+      }
     }
     out.push_back({{"project", p.account},
                    {"state", StateName(st.state)},
@@ -161,8 +189,8 @@ void RunShow(const LedgerOptions& o) {
                    {"band", ToString(fs.band)},
                    {"users", users}});
     if (!o.json) {
-      fmt::print("{:<14} {:<12} {:>5} {:>12} {:>12} {:>12} {:>12} {:>10} {:>9.6f} {}\n",
-                 p.account, StateName(st.state), st.month, FormatGpuHours(p.credit),
+      fmt::print("{:<14} {:<12} {:>5} {:>12} {:>12} {:>12} {:>12} {:>10} {:>9.6f} {}\n", p.account,
+                 StateName(st.state), st.month, FormatGpuHours(p.credit),
                  FormatGpuHours(st.open.expected), FormatGpuHours(st.used_this_month),
                  FormatGpuHours(st.remaining), FormatGpuHours(st.low_used), fs.factor,
                  ToString(fs.band));
@@ -175,7 +203,9 @@ void RunShow(const LedgerOptions& o) {
       }
     }
   }
-  if (o.json) fmt::print("{}\n", out.dump(2));
+  if (o.json) {
+    fmt::print("{}\n", out.dump(2));
+  }
 }
 
 }  // namespace
@@ -185,24 +215,27 @@ void AddLedgerCommand(CLI::App& app) {
   CLI::App* ledger = app.add_subcommand("ledger", "Prepare or read the plugin's usage ledger");
   ledger->require_subcommand(1);
 
-  CLI::App* import = ledger->add_subcommand(
-      "import", "Add past usage (CSV: account,user,month,partition,gpu_hours) to a ledger; "
-                "run it while slurmctld is stopped");
-  import->add_option("--config", options->config_path, "budget.conf");
-  import->add_option("--ledger", options->ledger_path, "the ledger file (StateSaveLocation/budget_ledger)");
-  import->add_option("--at", options->at, "the time the usage is accounted up to (default: now)");
-  import->add_option("--half-life", options->half_life_seconds,
-                     "PriorityDecayHalfLife in seconds, for fair-share usage");
-  import->add_option("file", options->import_file, "usage CSV")->required();
-  import->callback([options] { RunImport(*options); });
+  CLI::App* import_command = ledger->add_subcommand(
+      "import",
+      "Add past usage (CSV: account,user,month,partition,gpu_hours) to a ledger; "
+      "run it while slurmctld is stopped");
+  import_command->add_option("--config", options->config_path, "budget.conf");
+  import_command->add_option("--ledger", options->ledger_path,
+                             "the ledger file (StateSaveLocation/budget_ledger)");
+  import_command->add_option("--at", options->at,
+                             "the time the usage is accounted up to (default: now)");
+  import_command->add_option("--half-life", options->half_life_seconds,
+                             "PriorityDecayHalfLife in seconds, for fair-share usage");
+  import_command->add_option("file", options->import_file, "usage CSV")->required();
+  import_command->callback([options] { RunImport(*options); });
 
-  CLI::App* show = ledger->add_subcommand("show", "Every project's state from a ledger");
-  show->add_option("--config", options->config_path, "budget.conf");
-  show->add_option("--ledger", options->ledger_path, "the ledger file");
-  show->add_option("--at", options->at, "the time to evaluate at (default: now)");
-  show->add_flag("--json", options->json, "JSON array, one object per project");
-  show->add_flag("--users", options->users, "per-user totals");
-  show->callback([options] { RunShow(*options); });
+  CLI::App* show_command = ledger->add_subcommand("show", "Every project's state from a ledger");
+  show_command->add_option("--config", options->config_path, "budget.conf");
+  show_command->add_option("--ledger", options->ledger_path, "the ledger file");
+  show_command->add_option("--at", options->at, "the time to evaluate at (default: now)");
+  show_command->add_flag("--json", options->json, "JSON array, one object per project");
+  show_command->add_flag("--users", options->users, "per-user totals");
+  show_command->callback([options] { RunShow(*options); });
 }
 
 }  // namespace budget::cli
