@@ -21,12 +21,10 @@ class ProjectCalendar {
   // an explicit start must be the 1st of a month, not before that default and
   // not later than the 1st of the month 3 months after created's month
   // (created 15 March: 1 April .. 1 June). Errors say which rule failed.
-  static Result<ProjectCalendar> Small(const CivilDate& created,
-                                       std::optional<CivilDate> start);
+  static Result<ProjectCalendar> Small(const CivilDate& created, std::optional<CivilDate> start);
   // Large project: start on 1 January or 1 July, no preparatory period.
   // `created`, when given, must not be after start.
-  static Result<ProjectCalendar> Large(const CivilDate& start,
-                                       std::optional<CivilDate> created);
+  static Result<ProjectCalendar> Large(const CivilDate& start, std::optional<CivilDate> created);
 
   ProjectKind kind() const { return kind_; }
   int months() const { return months_; }

@@ -1,4 +1,4 @@
-// The engine: budget.conf, the ledger and the priority maths behind one mutex, as the plugin uses them.
+// The engine: budget.conf, the ledger and the priority maths behind one mutex, for the plugin.
 #pragma once
 
 #include <functional>
@@ -22,11 +22,11 @@ enum class LogLevel { kError, kInfo, kDebug };
 using LogSink = std::function<void(LogLevel, const std::string&)>;
 
 struct EngineOptions {
-  std::string config_path;            // budget.conf
-  std::string state_path;             // ledger file; empty: nothing kept
-  std::int64_t half_life_seconds = 0; // PriorityDecayHalfLife; 0: no decay
-  TimeZone zone = TimeZone::Local();  // where months begin
-  LogSink log;                        // may be empty
+  std::string config_path;             // budget.conf
+  std::string state_path;              // ledger file; empty: nothing kept
+  std::int64_t half_life_seconds = 0;  // PriorityDecayHalfLife; 0: no decay
+  TimeZone zone = TimeZone::Local();   // where months begin
+  LogSink log;                         // may be empty
 };
 
 // What the plugin shows of a project: sshare's columns and sprio's FAIRSHARE.

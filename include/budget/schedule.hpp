@@ -28,12 +28,12 @@ GpuSeconds MinimalOf(GpuSeconds expected, const Grace& grace);
 
 // One month of a project's schedule. All amounts in GPU-seconds.
 struct MonthRow {
-  int month = 0;                   // 1..D
-  GpuSeconds accounted_before = 0; // accounted(m-1)
-  GpuSeconds ideal = 0;            // C * m / D
-  GpuSeconds expected = 0;         // ideal - accounted_before; <= 0 when ahead
-  GpuSeconds minimal = 0;          // 0 when !has_minimal
-  bool has_minimal = false;        // expected > 0
+  int month = 0;                    // 1..D
+  GpuSeconds accounted_before = 0;  // accounted(m-1)
+  GpuSeconds ideal = 0;             // C * m / D
+  GpuSeconds expected = 0;          // ideal - accounted_before; <= 0 when ahead
+  GpuSeconds minimal = 0;           // 0 when !has_minimal
+  bool has_minimal = false;         // expected > 0
   bool closed = false;
   // Set when closed:
   GpuSeconds used = 0;

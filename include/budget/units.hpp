@@ -17,9 +17,7 @@ inline constexpr GpuSeconds kGpuSecondsPerGpuHour = 3600;
 // every function that depends on time takes `now` as an argument.
 using UnixTime = std::int64_t;
 
-constexpr GpuSeconds GpuHours(std::int64_t gpu_hours) {
-  return gpu_hours * kGpuSecondsPerGpuHour;
-}
+constexpr GpuSeconds GpuHours(std::int64_t gpu_hours) { return gpu_hours * kGpuSecondsPerGpuHour; }
 
 constexpr double ToGpuHours(GpuSeconds s) {
   return static_cast<double>(s) / static_cast<double>(kGpuSecondsPerGpuHour);

@@ -7,8 +7,8 @@ namespace budget::cli {
 
 // Exit codes shared by every verb.
 inline constexpr int kExitOk = 0;
-inline constexpr int kExitFailure = 1;    // the command ran and found a problem
-inline constexpr int kExitBadUsage = 2;   // bad arguments: one-line error
+inline constexpr int kExitFailure = 1;   // the command ran and found a problem
+inline constexpr int kExitBadUsage = 2;  // bad arguments: one-line error
 
 void AddSimulateCommand(CLI::App& app);     // simulate.cpp
 void AddCheckConfigCommand(CLI::App& app);  // check_config.cpp
