@@ -111,8 +111,8 @@ check "an account without a budget gets FAIRSHARE 0" \
 fs_in() { sprio -l -j "$1" | awk -v part="$2" '$2 == part { print $8 }'; }
 check "a job in normal and low is ranked in each: normal by the project's factor" \
   test "$(fs_in "$multi_job" normal)" = "$fs_on"
-check "... and low in the low band (< 0.2 x weight)" \
-  awk_true "$(fs_in "$multi_job" low) > 0 && $(fs_in "$multi_job" low) < 0.2 * $weight_fs"
+check "... and low in the low band (<= 0.2 x weight)" \
+  awk_true "$(fs_in "$multi_job" low) > 0 && $(fs_in "$multi_job" low) <= 0.2 * $weight_fs"
 scancel "$multi_job"
 check "PrivateData=jobs: u_on sees only its own jobs in sprio" \
   test "$(cluster_as u_on sprio -h -o %i | sort -u | paste -sd,)" = "${job[on]}"
