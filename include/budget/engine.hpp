@@ -10,6 +10,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "budget/admission.hpp"
 #include "budget/config.hpp"
 #include "budget/fairshare.hpp"
 #include "budget/ledger.hpp"
@@ -60,7 +61,12 @@ class Engine {
   // charged.
   void Accrue(std::string_view account, std::string_view user, std::string_view partition,
               std::int64_t nodes, UnixTime from, UnixTime to);
-  // Decays fair-share usage to `now`, then closes every ended month (logged).
+  // Decays fair-share usage to `now`, then closes every ended month (logged),
+  // then logs every project whose lifecycle state changed since the previous
+  // Advance (preparatory -> active at midnight of the start, active -> low
+  // when the credit is used up, low -> blocked, -> ended at midnight of the
+  // end; see admission.hpp). The first Advance of an engine only records the
+  // states (logged at debug level).
   std::vector<ClosedMonth> Advance(UnixTime now);
   Status Save(UnixTime now);
   // When the loaded ledger was saved (0 when it was fresh).
@@ -70,6 +76,12 @@ class Engine {
   // The user's decayed usage in the project; nullopt if never seen.
   std::optional<double> UserUsage(std::string_view account, std::string_view user) const;
   PartitionKind KindOfPartition(std::string_view partition) const;
+
+  // The lifecycle verdict of a job (admission.hpp) at `now`, with the
+  // configuration and the ledger in force.
+  Admission Admit(const AdmissionRequest& request, UnixTime now);
+  // The state changes the last Advance logged, in project order.
+  std::vector<StateChange> last_state_changes() const;
 
   // The job's priority in `partition`: `inputs.fair_share` is replaced by the
   // budget's factor for (account, partition) — see docs/design.md:
@@ -88,6 +100,7 @@ class Engine {
   void InstallConfig(BudgetConfig config);
   std::optional<ProjectView> ProjectLocked(std::string_view account, UnixTime now);
   double FairShareLocked(std::string_view account, std::string_view partition, UnixTime now);
+  void TrackStatesLocked(UnixTime now);
 
   mutable std::mutex mutex_;
   EngineOptions options_;
@@ -102,6 +115,10 @@ class Engine {
   // configuration: a pass asks for each project once per row and job.
   UnixTime cache_now_ = -1;
   std::unordered_map<std::string, ProjectView> cache_;
+
+  // The lifecycle state of each project at the last Advance.
+  std::unordered_map<std::string, ProjectState> states_;
+  std::vector<StateChange> state_changes_;
 };
 
 }  // namespace budget

@@ -149,7 +149,73 @@ std::vector<ClosedMonth> Engine::Advance(UnixTime now) {
                              FormatGpuHours(c.row.remaining));
   }
   cache_.clear();
+  TrackStatesLocked(now);
   return closed;
+}
+
+namespace {
+
+// Why a project is in `state`, for the log line of a change.
+std::string WhyState(ProjectState state, const ProjectStatus& status, const ProjectSpec& spec) {
+  switch (state) {
+    case ProjectState::kPreparatory:
+      return "starts on " + FormatCivilDate(spec.calendar.start());
+    case ProjectState::kActive:
+      return "month " + std::to_string(status.month) + " of " +
+             std::to_string(spec.calendar.months()) + ", " + FormatGpuHours(status.remaining) +
+             " GPUh remaining";
+    case ProjectState::kLow:
+      return "credit used up: jobs in the low partition only, " +
+             FormatGpuHours(status.low_used) + " of " + FormatGpuHours(status.low_allowance) +
+             " GPUh of low allowance used";
+    case ProjectState::kBlocked:
+      return "credit and low allowance used up (" + FormatGpuHours(status.low_used) + " of " +
+             FormatGpuHours(status.low_allowance) + " GPUh): no job may start";
+    case ProjectState::kEnded:
+      return "last day of compute was " + FormatCivilDate(spec.calendar.last_day()) +
+             ": no job may start";
+  }
+  return {};
+}
+
+}  // namespace
+
+void Engine::TrackStatesLocked(UnixTime now) {
+  state_changes_.clear();
+  std::unordered_map<std::string, ProjectState> states;
+  for (std::size_t i = 0; i < terms_.size(); ++i) {
+    const ProjectTerms& terms = terms_[i];
+    const ProjectStatus status = StatusOf(ledger_, terms, options_.zone, now);
+    const ProjectSpec& spec = config_->projects[i];
+    states.emplace(terms.account, status.state);
+    const auto before = states_.find(terms.account);
+    if (before == states_.end()) {
+      Log(LogLevel::kDebug, "project " + terms.account + " is " + ToString(status.state) + " (" +
+                                WhyState(status.state, status, spec) + ")");
+    } else if (before->second != status.state) {
+      state_changes_.push_back(StateChange{terms.account, before->second, status.state});
+      Log(LogLevel::kInfo, "project " + terms.account + ": " + ToString(before->second) + " -> " +
+                               ToString(status.state) + " (" +
+                               WhyState(status.state, status, spec) + ")");
+    }
+  }
+  states_ = std::move(states);
+}
+
+std::vector<StateChange> Engine::last_state_changes() const {
+  std::lock_guard lock(mutex_);
+  return state_changes_;
+}
+
+Admission Engine::Admit(const AdmissionRequest& request, UnixTime now) {
+  std::lock_guard lock(mutex_);
+  const auto term = term_index_.find(request.account);
+  if (term == term_index_.end()) {
+    return budget::Admit(*config_, nullptr, nullptr, options_.zone, now, request);
+  }
+  const ProjectStatus status = StatusOf(ledger_, terms_[term->second], options_.zone, now);
+  return budget::Admit(*config_, &config_->projects[term->second], &status, options_.zone, now,
+                       request);
 }
 
 Status Engine::Save(UnixTime now) {
