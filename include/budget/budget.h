@@ -180,6 +180,55 @@ budget_status budget_engine_job_priority(budget_engine *engine,
 					 budget_job_priority *out,
 					 budget_error *err);
 
+/* The lifecycle verdict of a job (docs/lifecycle.md, budget/admission.hpp):
+ * at submit (job_submit/budget allows, redirects or rejects it) and while it
+ * pends (priority/budget holds a job whose verdict is not ALLOW). */
+typedef enum {
+	BUDGET_ADMIT_ALLOW = 0,		/* as asked */
+	BUDGET_ADMIT_REDIRECT = 1,	/* run in `partitions` instead */
+	BUDGET_ADMIT_REJECT = 2,	/* refused: `message` says why */
+} budget_admit_action;
+
+typedef enum {
+	BUDGET_CAUSE_NONE = 0,
+	BUDGET_CAUSE_UNBUDGETED_ACCOUNT = 1,	/* UnbudgetedAccounts=reject */
+	BUDGET_CAUSE_CREDIT_USED_UP = 2,	/* low; budgeted partition asked */
+	BUDGET_CAUSE_LOW_ALLOWANCE_USED = 3,	/* blocked */
+	BUDGET_CAUSE_ENDED = 4,
+} budget_admit_cause;
+
+typedef struct {
+	int64_t now;
+	const char *account;	/* NULL or "": the job has no account */
+	const char *partitions;	/* comma-separated, as asked; NULL: unknown */
+	uint32_t job_id;	/* named in hold_reason's hint; 0 at submit */
+} budget_admission_request;
+
+/* Every string is NUL-terminated. The hold reason starts with
+ * BUDGET_HOLD_PREFIX, which is how priority/budget recognises its holds. */
+#define BUDGET_HOLD_PREFIX "budget: "
+
+typedef struct {
+	budget_admit_action action;
+	budget_admit_cause cause;
+	budget_project_state state;	/* NONE: the account has no budget */
+	char partitions[1024];	/* where the job may run (REDIRECT: new list) */
+	char message[1024];	/* for the user at submit; "" for a plain ALLOW */
+	char hold_reason[512];	/* for a pending job; "" for ALLOW */
+	char last_day[16];	/* YYYY-MM-DD: last day of compute; "" no project */
+	char storage_last_day[16];	/* YYYY-MM-DD: last day storage is readable */
+	int64_t remaining;	/* credit left, GPU-seconds (may be < 0) */
+	int64_t low_used;	/* charged to the low allowance, GPU-seconds */
+	int64_t low_allowance;	/* C / D, GPU-seconds */
+} budget_admission;
+
+/* Fills *out with the verdict at request->now, from the configuration and
+ * ledger in force. BUDGET_E_INVALID for NULL arguments or a partition list
+ * that does not fit `partitions`; messages longer than their buffer are cut. */
+budget_status budget_engine_admit(budget_engine *engine,
+				  const budget_admission_request *request,
+				  budget_admission *out, budget_error *err);
+
 /* The fair-share factor the sshare client computes (classic formula,
  * 2^(-usage/shares)); 0 for shares <= 0. Pure: needs no engine. */
 double budget_classic_fs_factor(double effective_usage, double shares_norm);

@@ -15,6 +15,9 @@ struct budget_engine {
   std::unique_ptr<budget::Engine> engine;
 };
 
+// priority/budget recognises its holds by this prefix, from either side of the ABI.
+static_assert(std::string_view(BUDGET_HOLD_PREFIX) == budget::kHoldReasonPrefix);
+
 namespace {
 
 void SetError(budget_error* err, const std::string& message) {
@@ -291,6 +294,62 @@ budget_status budget_engine_job_priority(budget_engine* engine, const budget_job
     out->site = p.site;
     out->nice = p.nice;
     out->priority = p.priority;
+    return BUDGET_OK;
+  });
+}
+
+budget_status budget_engine_admit(budget_engine* engine, const budget_admission_request* request,
+                                  budget_admission* out, budget_error* err) {
+  return Guard(err, [&]() -> budget_status {
+    if (engine == nullptr || request == nullptr || out == nullptr) {
+      SetError(err, "budget_engine_admit: engine, request and out are required");
+      return BUDGET_E_INVALID;
+    }
+    budget::AdmissionRequest in;
+    in.account = std::string(View(request->account));
+    in.partitions = budget::SplitPartitionList(View(request->partitions));
+    in.job_id = request->job_id;
+    const budget::Admission a = engine->engine->Admit(in, request->now);
+    const std::string partitions = budget::JoinPartitionList(a.partitions);
+    if (partitions.size() >= sizeof(out->partitions)) {
+      SetError(err, "budget_engine_admit: partition list longer than " +
+                        std::to_string(sizeof(out->partitions) - 1) + " characters");
+      return BUDGET_E_INVALID;
+    }
+    std::memset(out, 0, sizeof(*out));
+    out->action = a.action == budget::AdmissionAction::kRedirect ? BUDGET_ADMIT_REDIRECT
+                  : a.action == budget::AdmissionAction::kReject ? BUDGET_ADMIT_REJECT
+                                                                 : BUDGET_ADMIT_ALLOW;
+    switch (a.cause) {
+      case budget::AdmissionCause::kNone:
+        out->cause = BUDGET_CAUSE_NONE;
+        break;
+      case budget::AdmissionCause::kUnbudgetedAccount:
+        out->cause = BUDGET_CAUSE_UNBUDGETED_ACCOUNT;
+        break;
+      case budget::AdmissionCause::kCreditUsedUp:
+        out->cause = BUDGET_CAUSE_CREDIT_USED_UP;
+        break;
+      case budget::AdmissionCause::kLowAllowanceUsed:
+        out->cause = BUDGET_CAUSE_LOW_ALLOWANCE_USED;
+        break;
+      case budget::AdmissionCause::kEnded:
+        out->cause = BUDGET_CAUSE_ENDED;
+        break;
+    }
+    out->state = a.has_project ? ToC(a.state) : BUDGET_PROJECT_NONE;
+    std::snprintf(out->partitions, sizeof(out->partitions), "%s", partitions.c_str());
+    std::snprintf(out->message, sizeof(out->message), "%s", a.message.c_str());
+    std::snprintf(out->hold_reason, sizeof(out->hold_reason), "%s", a.hold_reason.c_str());
+    if (a.has_project) {
+      std::snprintf(out->last_day, sizeof(out->last_day), "%s",
+                    budget::FormatCivilDate(a.last_day).c_str());
+      std::snprintf(out->storage_last_day, sizeof(out->storage_last_day), "%s",
+                    budget::FormatCivilDate(a.storage_last_day).c_str());
+    }
+    out->remaining = a.remaining;
+    out->low_used = a.low_used;
+    out->low_allowance = a.low_allowance;
     return BUDGET_OK;
   });
 }
