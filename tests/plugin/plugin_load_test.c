@@ -1,14 +1,17 @@
-/* Loads priority_budget.so the way a Slurm client (sshare) does and checks what Slurm checks.
+/* Loads one of our plugins the way a Slurm process does and checks what Slurm checks.
  *
  * Usage: plugin_load_test PATH_TO_priority_budget.so
+ *        plugin_load_test PATH_TO_PLUGIN.so PLUGIN_TYPE API_SYMBOL...
+ *        (e.g. job_submit_budget.so job_submit/budget job_submit job_modify: the two symbols
+ *        src/slurmctld/job_submit.c resolves)
  * Reads slurm.conf like sshare (SLURM_CONF), then calls Slurm's own plugin_load_from_file()
  * from the installed libslurmfull.so: that dlopen()s the file lazily, verifies plugin_name,
  * plugin_type and plugin_version, and runs init(). This process is not slurmctld, so init()
  * must succeed without the controller's globals and locks. The load itself proves that
  * plugin_version passed libslurmfull's own check; the test also compares it with
  * BUDGET_INSTALLED_SLURM_VERSION (the installed package's version, from dpkg at configure
- * time), checks the plugin type, that all six priority_p_* symbols resolve, and unloads
- * (fini()).
+ * time), checks the plugin type (default priority/budget), that every API symbol resolves
+ * (default: the six priority_p_* functions), and unloads (fini()).
  * Exits 0 when every check passes, 1 otherwise, printing one line per failed check. */
 #include <stdint.h>
 #include <stdio.h>
@@ -21,7 +24,7 @@
 #include "src/common/read_config.h"
 
 /* The six API functions src/common/slurm_priority.c resolves, in its order. */
-static const char *api_names[] = {
+static const char *priority_api[] = {
 	"priority_p_set",
 	"priority_p_reconfig",
 	"priority_p_set_assoc_usage",
@@ -29,7 +32,7 @@ static const char *api_names[] = {
 	"priority_p_get_priority_factors_list",
 	"priority_p_job_end",
 };
-enum { kApiCount = sizeof(api_names) / sizeof(api_names[0]) };
+enum { kPriorityApiCount = sizeof(priority_api) / sizeof(priority_api[0]) };
 
 static int failures;
 
@@ -46,15 +49,24 @@ int main(int argc, char **argv)
 	log_options_t log_opts = LOG_OPTS_STDERR_ONLY;
 	plugin_handle_t plugin = PLUGIN_INVALID_HANDLE;
 	plugin_err_t rc;
-	void *api[kApiCount];
+	const char *want_type = "priority/budget";
+	const char **api_names = priority_api;
+	int api_count = kPriorityApiCount;
+	void *api[64];
 	const uint32_t installed = BUDGET_INSTALLED_SLURM_VERSION;
 	uint32_t version;
 	const char *type;
 	int resolved;
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: %s PATH_TO_priority_budget.so\n", argv[0]);
+	if ((argc != 2) && ((argc < 4) || (argc - 3 > 64))) {
+		fprintf(stderr, "usage: %s PATH_TO_PLUGIN.so [PLUGIN_TYPE API_SYMBOL...]\n",
+			argv[0]);
 		return 2;
+	}
+	if (argc > 2) {
+		want_type = argv[2];
+		api_names = (const char **) &argv[3];
+		api_count = argc - 3;
 	}
 	log_init(argv[0], log_opts, 0, NULL);
 	/* As sshare does before it can call priority_g_calc_fs_factor(). */
@@ -72,8 +84,7 @@ int main(int argc, char **argv)
 	}
 
 	type = plugin_get_type(plugin);
-	check(type && !strcmp(type, "priority/budget"),
-	      "plugin_type is \"priority/budget\"");
+	check(type && !strcmp(type, want_type), "plugin_type is the expected one");
 	if (type)
 		printf("plugin_type    %s\n", type);
 
@@ -86,9 +97,9 @@ int main(int argc, char **argv)
 	check(installed == SLURM_VERSION_NUMBER,
 	      "the configured headers match the installed Slurm");
 
-	resolved = plugin_get_syms(plugin, kApiCount, api_names, api);
-	printf("priority_p_*   %d of %d resolved\n", resolved, (int) kApiCount);
-	for (int i = 0; i < kApiCount; i++) {
+	resolved = plugin_get_syms(plugin, api_count, api_names, api);
+	printf("API symbols    %d of %d resolved\n", resolved, api_count);
+	for (int i = 0; i < api_count; i++) {
 		if (!api[i]) {
 			fprintf(stderr, "FAIL: %s does not resolve\n", api_names[i]);
 			failures++;
