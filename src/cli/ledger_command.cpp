@@ -2,14 +2,21 @@
 //
 // Both work on the files slurmctld uses (budget.conf and StateSaveLocation/budget_ledger)
 // with the same core code as the plugin. `import` must run while slurmctld is stopped:
-// the plugin owns the ledger while it runs.
+// the plugin owns the ledger while it runs. Past usage comes from the admin's CSV or
+// from slurmdbd's job records (`--from-sacct`), billed by the core as the plugin bills.
+#include <fcntl.h>
 #include <fmt/core.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <ctime>
 #include <fstream>
 #include <memory>
@@ -20,6 +27,7 @@
 
 #include "budget/config.hpp"
 #include "budget/fairshare.hpp"
+#include "budget/job_records.hpp"
 #include "budget/ledger.hpp"
 #include "budget/state_file.hpp"
 #include "budget/usage_import.hpp"
@@ -36,6 +44,10 @@ struct LedgerOptions {
   std::string at;  // "YYYY-MM-DD", "YYYY-MM-DDTHH:MM:SS" or "@EPOCH"; empty: now
   std::int64_t half_life_seconds = kDefaultHalfLifeSeconds;
   std::string import_file;
+  bool from_sacct = false;
+  std::string since;  // as `at`; empty: the earliest Created of budget.conf's projects
+  std::string until;  // as `at`, or "now"; empty: the instant of `at`
+  bool dry_run = false;
   bool json = false;
   bool users = false;
 };
@@ -45,7 +57,9 @@ struct LedgerOptions {
   throw CLI::RuntimeError(kExitFailure);
 }
 
-UnixTime ParseInstant(const std::string& text, const TimeZone& zone) {
+// `option` names the option in messages (--at, --since, --until).
+UnixTime ParseInstant(const std::string& text, const TimeZone& zone,
+                      std::string_view option = "--at") {
   if (text.empty()) {
     return static_cast<UnixTime>(std::time(nullptr));
   }
@@ -53,14 +67,14 @@ UnixTime ParseInstant(const std::string& text, const TimeZone& zone) {
     try {
       return std::stoll(text.substr(1));
     } catch (const std::exception&) {
-      throw CLI::ValidationError(fmt::format("--at: not a Unix time: \"{}\"", text));
+      throw CLI::ValidationError(fmt::format("{}: not a Unix time: \"{}\"", option, text));
     }
   }
   const auto date = ParseCivilDate(text.substr(0, 10));
   int h = 0, m = 0, s = 0;
   if (!date || (text.size() > 10 && std::sscanf(text.c_str() + 10, "T%d:%d:%d", &h, &m, &s) != 3)) {
     throw CLI::ValidationError(
-        fmt::format("--at: expected YYYY-MM-DD[THH:MM:SS] or @EPOCH, got \"{}\"", text));
+        fmt::format("{}: expected YYYY-MM-DD[THH:MM:SS] or @EPOCH, got \"{}\"", option, text));
   }
   return zone.MidnightOf(*date) + UnixTime{h} * 3600 + UnixTime{m} * 60 + s;
 }
@@ -95,22 +109,185 @@ double DecayedAt(GpuSeconds amount, UnixTime from, UnixTime to, UnixTime now,
   return static_cast<double>(amount) * h / (span * std::log(2.0)) * (late - early);
 }
 
+// "YYYY-MM-DDTHH:MM:SS" in UTC: how sacct reads -S/-E and prints times under TZ=UTC.
+std::string FormatUtc(UnixTime t) {
+  const CivilDate date = TimeZone::Utc().DateAt(t);
+  const UnixTime second_of_day = t - TimeZone::Utc().MidnightOf(date);
+  return fmt::format("{}T{:02}:{:02}:{:02}", FormatCivilDate(date), second_of_day / 3600,
+                     second_of_day / 60 % 60, second_of_day % 60);
+}
+
+// Runs `argv` (found on PATH) with the environment of sbudget plus
+// `overrides` ("NAME=value"), and returns what it printed on stdout. Its
+// stderr goes to ours. Fails unless it exits with status 0.
+std::string RunCapturing(const std::vector<std::string>& argv,
+                         const std::vector<std::string>& overrides) {
+  std::vector<std::string> env_strings = overrides;
+  for (char** e = environ; *e != nullptr; ++e) {
+    const std::string_view entry(*e);
+    const bool overridden = std::any_of(overrides.begin(), overrides.end(), [&](const auto& o) {
+      return entry.starts_with(o.substr(0, o.find('=') + 1));
+    });
+    if (!overridden) {
+      env_strings.emplace_back(entry);
+    }
+  }
+  std::vector<char*> envp;
+  envp.reserve(env_strings.size() + 1);
+  for (std::string& e : env_strings) {
+    envp.push_back(e.data());
+  }
+  envp.push_back(nullptr);
+  std::vector<std::string> argv_strings = argv;
+  std::vector<char*> args;
+  args.reserve(argv_strings.size() + 1);
+  for (std::string& a : argv_strings) {
+    args.push_back(a.data());
+  }
+  args.push_back(nullptr);
+
+  const std::string& name = argv.front();
+  int fds[2];
+  if (pipe2(fds, O_CLOEXEC) != 0) {
+    Fail(fmt::format("cannot run {}: {}", name, std::strerror(errno)));
+  }
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
+  pid_t pid = 0;
+  const int spawned = posix_spawnp(&pid, name.c_str(), &actions, nullptr, args.data(), envp.data());
+  posix_spawn_file_actions_destroy(&actions);
+  close(fds[1]);
+  if (spawned != 0) {
+    close(fds[0]);
+    Fail(fmt::format("cannot run {}: {} (is it on PATH?)", name, std::strerror(spawned)));
+  }
+  std::string out;
+  char buffer[65536];
+  while (true) {
+    const ssize_t n = read(fds[0], buffer, sizeof buffer);
+    if (n > 0) {
+      out.append(buffer, static_cast<std::size_t>(n));
+    } else if (n == 0 || errno != EINTR) {
+      break;
+    }
+  }
+  close(fds[0]);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFSIGNALED(status)) {
+    Fail(fmt::format("{} was killed by signal {}", name, WTERMSIG(status)));
+  }
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    Fail(fmt::format("{} failed with exit status {}", name, WEXITSTATUS(status)));
+  }
+  return out;
+}
+
+std::vector<UsageImportRow> RowsFromCsv(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) {
+    Fail(fmt::format("cannot read {}", path));
+  }
+  std::stringstream text;
+  text << in.rdbuf();
+  auto rows = ParseUsageImport(text.str(), path);
+  if (!rows) {
+    Fail(rows.error());
+  }
+  return std::move(rows).value();
+}
+
+// slurmdbd's job records over [--since, --until), billed as the plugin bills.
+std::vector<UsageImportRow> RowsFromSacct(const LedgerOptions& o, const BudgetConfig& config,
+                                          const TimeZone& zone, UnixTime now) {
+  UnixTime since = 0;
+  if (!o.since.empty()) {
+    since = ParseInstant(o.since, zone, "--since");
+  } else if (config.projects.empty()) {
+    Fail(fmt::format("{} declares no project: no usage to import", config.path));
+  } else {
+    // Nothing is billed before the first project exists.
+    CivilDate first = config.projects.front().calendar.created();
+    for (const ProjectSpec& p : config.projects) {
+      first = std::min(first, p.calendar.created());
+    }
+    since = zone.MidnightOf(first);
+  }
+  const UnixTime until =
+      o.until.empty() || o.until == "now" ? now : ParseInstant(o.until, zone, "--until");
+  if (until > now) {
+    throw CLI::ValidationError(
+        "--until: after the time the usage is accounted up to (--at, default now)");
+  }
+  if (since >= until) {
+    throw CLI::ValidationError("--since: must be before --until");
+  }
+
+  // TZ=UTC: sacct then reads -S/-E and prints Start/End in UTC, which is
+  // unambiguous on the days the clocks change. -D: every run of a requeued
+  // job, as the plugin billed each one (without it sacct shows the last run).
+  const std::string output =
+      RunCapturing({"sacct", "-a", "-D", "-X", "-n", "-P", "--noconvert", "-o",
+                    std::string(kSacctJobFields), "-S", FormatUtc(since), "-E", FormatUtc(until)},
+                   {"TZ=UTC", "SLURM_TIME_FORMAT=standard"});
+  auto jobs = ParseJobRecords(output, "sacct");
+  if (!jobs) {
+    Fail(jobs.error());
+  }
+  JobRecordsSummary summary;
+  std::vector<UsageImportRow> rows =
+      BillJobRecords(jobs.value(), config, zone, since, until, &summary);
+  fmt::print(stderr,
+             "sbudget: sacct: {} jobs from {} to {} UTC: {} billed, {} never started, {} outside "
+             "that time, {} of accounts without Project=, {} in partitions not in {}\n",
+             summary.jobs, FormatUtc(since), FormatUtc(until), summary.billed, summary.not_started,
+             summary.outside_window, summary.unbudgeted_account, summary.unbilled_partition,
+             config.path);
+  if (summary.past_end != 0) {
+    fmt::print(stderr,
+               "sbudget: sacct: {} jobs ran on past their project's end; that time is charged to "
+               "no month and is not imported\n",
+               summary.past_end);
+  }
+  return rows;
+}
+
+// GPU-seconds as the CSV's gpu_hours: whole hours, or 6 decimals with the
+// trailing zeros dropped; ParseUsageImport reads it back to the same GPU-second.
+std::string CsvGpuHours(GpuSeconds amount) {
+  const GpuSeconds rest = amount % kGpuSecondsPerGpuHour;
+  std::string text = std::to_string(amount / kGpuSecondsPerGpuHour);
+  if (rest != 0) {
+    // Millionths of an hour, to the nearest (a second is 277.7 of them).
+    const std::int64_t micro =
+        (rest * 2'000'000 + kGpuSecondsPerGpuHour) / (2 * kGpuSecondsPerGpuHour);
+    std::string decimals = fmt::format("{:06}", micro);
+    decimals.erase(decimals.find_last_not_of('0') + 1);
+    text += "." + decimals;
+  }
+  return text;
+}
+
+void PrintUsageCsv(const std::vector<UsageImportRow>& rows) {
+  fmt::print("account,user,month,partition,gpu_hours\n");
+  for (const UsageImportRow& row : rows) {
+    fmt::print("{},{},{},{},{}\n", row.account, row.user, FormatCivilDate(row.month).substr(0, 7),
+               row.role == PartitionRole::kLow ? "low" : "budgeted", CsvGpuHours(row.amount));
+  }
+}
+
 void RunImport(const LedgerOptions& o) {
+  if (o.from_sacct == !o.import_file.empty()) {
+    throw CLI::ValidationError("import: give either a usage CSV file or --from-sacct");
+  }
   const TimeZone zone = TimeZone::Local();
   const UnixTime now = ParseInstant(o.at, zone);
   const auto config = LoadConfigOrFail(o.config_path);
   const auto terms = TermsOf(*config);
-
-  std::ifstream in(o.import_file);
-  if (!in) {
-    Fail(fmt::format("cannot read {}", o.import_file));
-  }
-  std::stringstream text;
-  text << in.rdbuf();
-  auto rows = ParseUsageImport(text.str(), o.import_file);
-  if (!rows) {
-    Fail(rows.error());
-  }
+  const std::vector<UsageImportRow> rows =
+      o.from_sacct ? RowsFromSacct(o, *config, zone, now) : RowsFromCsv(o.import_file);
 
   auto loaded = LoadLedgerFile(o.ledger_path);
   if (!loaded) {
@@ -122,12 +299,18 @@ void RunImport(const LedgerOptions& o) {
   Ledger ledger = std::move(loaded.value().ledger);
   ledger.DecayTo(now, o.half_life_seconds);
 
-  if (auto applied = ApplyUsageImport(ledger, terms, rows.value()); !applied) {
+  // A dry run checks the rows against the ledger too, so that it fails where
+  // the real import would.
+  if (auto applied = ApplyUsageImport(ledger, terms, rows); !applied) {
     Fail(applied.error());
+  }
+  if (o.dry_run) {
+    PrintUsageCsv(rows);
+    return;
   }
   // Imported months count for fair share as if used evenly over the month
   // (up to `now`), decayed with the half-life, as the plugin would have.
-  for (const UsageImportRow& row : rows.value()) {
+  for (const UsageImportRow& row : rows) {
     const UnixTime from = zone.MidnightOf(row.month);
     const UnixTime to = std::min(now, zone.MidnightOf(FirstOfMonthAfter(row.month, 1)));
     ledger.AddDecayed(row.account, row.user,
@@ -136,8 +319,8 @@ void RunImport(const LedgerOptions& o) {
   if (auto saved = SaveLedgerFile(o.ledger_path, ledger, now); !saved) {
     Fail(saved.error());
   }
-  fmt::print("imported {} rows into {} (usage accounted up to {})\n", rows.value().size(),
-             o.ledger_path, now);
+  fmt::print("imported {} rows into {} (usage accounted up to {})\n", rows.size(), o.ledger_path,
+             now);
 }
 
 const char* StateName(ProjectState s) { return ToString(s); }
@@ -217,8 +400,8 @@ void AddLedgerCommand(CLI::App& app) {
 
   CLI::App* import_command = ledger->add_subcommand(
       "import",
-      "Add past usage (CSV: account,user,month,partition,gpu_hours) to a ledger; "
-      "run it while slurmctld is stopped");
+      "Add past usage (CSV: account,user,month,partition,gpu_hours, or slurmdbd's job "
+      "records with --from-sacct) to a ledger; run it while slurmctld is stopped");
   import_command->add_option("--config", options->config_path, "budget.conf");
   import_command->add_option("--ledger", options->ledger_path,
                              "the ledger file (StateSaveLocation/budget_ledger)");
@@ -226,7 +409,23 @@ void AddLedgerCommand(CLI::App& app) {
                              "the time the usage is accounted up to (default: now)");
   import_command->add_option("--half-life", options->half_life_seconds,
                              "PriorityDecayHalfLife in seconds, for fair-share usage");
-  import_command->add_option("file", options->import_file, "usage CSV")->required();
+  CLI::Option* file = import_command->add_option("file", options->import_file, "usage CSV");
+  CLI::Option* from_sacct = import_command->add_flag(
+      "--from-sacct", options->from_sacct,
+      "bill slurmdbd's job records (sacct on PATH) as the plugin does, instead of a CSV");
+  from_sacct->excludes(file);
+  import_command
+      ->add_option("--since", options->since,
+                   "with --from-sacct: usage from this time on (YYYY-MM-DD[THH:MM:SS] or @EPOCH; "
+                   "default: the earliest Created in budget.conf)")
+      ->needs(from_sacct);
+  import_command
+      ->add_option("--until", options->until,
+                   "with --from-sacct: usage before this time, running jobs end here "
+                   "(as --since, or now; default: --at)")
+      ->needs(from_sacct);
+  import_command->add_flag("--dry-run", options->dry_run,
+                           "check the rows and print them as CSV; the ledger is not written");
   import_command->callback([options] { RunImport(*options); });
 
   CLI::App* show_command = ledger->add_subcommand("show", "Every project's state from a ledger");
