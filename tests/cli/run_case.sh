@@ -6,6 +6,9 @@
 #   NAME.stdout  expected standard output; absent: stdout must be empty
 #   NAME.stderr  expected standard error; absent: stderr must be empty
 #   NAME.code    expected exit code; absent: 0
+#   NAME.path    optional: directories, one per line, relative to the working
+#                directory (tests/cli/), put first on PATH for this case only,
+#                in order; e.g. `data/fake-bin` to run its fake `sacct`
 # --update writes what sbudget printed into those files instead of comparing
 # (review the diff before committing it).
 set -u
@@ -21,9 +24,21 @@ fi
 args=()
 mapfile -t args < "$case_path.args"
 
+path_prefix=
+if [[ -f "$case_path.path" ]]; then
+  while IFS= read -r dir; do
+    [[ -n "$dir" ]] || continue
+    if ! absolute=$(cd "$dir" 2>/dev/null && pwd); then
+      echo "run_case.sh: $case_path.path: no directory $dir" >&2
+      exit 1
+    fi
+    path_prefix+="$absolute:"
+  done < "$case_path.path"
+fi
+
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-"$sbudget" "${args[@]}" >"$work/stdout" 2>"$work/stderr"
+PATH="$path_prefix$PATH" "$sbudget" "${args[@]}" >"$work/stdout" 2>"$work/stderr"
 code=$?
 
 if [[ "$update" == "--update" ]]; then
