@@ -635,7 +635,88 @@ static uint32_t _job_priority(job_record_t *job_ptr, time_t now)
 	return priority;
 }
 
-/* The periodic pass: accrue, close months, publish, re-rank pending jobs. */
+/* A hold of ours: priority 0, JobHeldAdmin, and our reason (squeue %R). */
+static bool _budget_held(job_record_t *job_ptr)
+{
+	return (job_ptr->priority == 0) &&
+		(job_ptr->state_reason == WAIT_HELD) && job_ptr->state_desc &&
+		!strncmp(job_ptr->state_desc, BUDGET_HOLD_PREFIX,
+			 strlen(BUDGET_HOLD_PREFIX));
+}
+
+/*
+ * The lifecycle rule for pending jobs (docs/lifecycle.md): a pending job that
+ * its project's state no longer lets start (ended, blocked, credit used up
+ * while it asks for a budgeted partition, or an account without a budget
+ * under UnbudgetedAccounts=reject) is held like an administrator's hold
+ * (priority 0, Reason=JobHeldAdmin) with the reason in state_desc, which
+ * squeue and scontrol show; it is released here as soon as the verdict
+ * allows it again (more credit, a later end, the job moved to low). Holds
+ * that are not ours and priorities set by an operator are left alone.
+ * Running jobs are never touched. Caller holds job write + assoc{R assoc}.
+ */
+static void _apply_lifecycle(job_record_t *job_ptr, time_t now)
+{
+	bool ours = _budget_held(job_ptr);
+	budget_admission_request request;
+	budget_admission verdict;
+	budget_error err;
+
+	if (!IS_JOB_PENDING(job_ptr) || IS_JOB_REVOKED(job_ptr) ||
+	    !job_ptr->details)
+		return;
+	if ((job_ptr->priority == 0) && !ours)
+		return;		/* someone else's hold */
+	if (job_ptr->direct_set_prio && (job_ptr->priority > 0))
+		return;		/* an operator's priority: the override */
+
+	request = (budget_admission_request) {
+		.now = now,
+		.account = job_ptr->account ? job_ptr->account :
+			(job_ptr->assoc_ptr ? job_ptr->assoc_ptr->acct : NULL),
+		.partitions = job_ptr->partition ? job_ptr->partition :
+			(job_ptr->part_ptr ? job_ptr->part_ptr->name : NULL),
+		.job_id = job_ptr->job_id,
+	};
+	if (budget_engine_admit(engine, &request, &verdict, &err)) {
+		error("%s: %pJ: no lifecycle verdict: %s", plugin_type, job_ptr,
+		      err.text);
+		return;
+	}
+
+	if (verdict.action == BUDGET_ADMIT_ALLOW) {
+		if (!ours)
+			return;
+		job_ptr->state_reason = WAIT_NO_REASON;
+		xfree(job_ptr->state_desc);
+		job_ptr->direct_set_prio = 0;
+		job_ptr->priority = _job_priority(job_ptr, now);
+		if (!job_ptr->priority)
+			job_ptr->priority = 1;	/* never a silent hold */
+		info("%s: %pJ released: its project may start it again",
+		     plugin_type, job_ptr);
+		return;
+	}
+
+	if (ours && !xstrcmp(job_ptr->state_desc, verdict.hold_reason))
+		return;
+	if (!ours)
+		info("%s: %pJ held: %s", plugin_type, job_ptr,
+		     verdict.hold_reason);
+	job_ptr->priority = 0;
+	if (job_ptr->part_ptr_list && job_ptr->priority_array) {
+		int i, count = list_count(job_ptr->part_ptr_list);
+
+		for (i = 0; i < count; i++)
+			job_ptr->priority_array[i] = 0;
+	}
+	job_ptr->state_reason = WAIT_HELD;
+	xfree(job_ptr->state_desc);
+	job_ptr->state_desc = xstrdup(verdict.hold_reason);
+}
+
+/* The periodic pass: accrue, close months, publish, apply the lifecycle to
+ * pending jobs, re-rank them. */
 static void _calc_pass(time_t now)
 {
 	slurmctld_lock_t job_write_lock =
@@ -669,6 +750,7 @@ static void _calc_pass(time_t now)
 	while ((job_ptr = list_next(itr))) {
 		uint32_t prio;
 
+		_apply_lifecycle(job_ptr, now);
 		if ((job_ptr->priority == 0) || IS_JOB_POWER_UP_NODE(job_ptr) ||
 		    (!IS_JOB_PENDING(job_ptr) &&
 		     !(prio_flags & PRIORITY_FLAGS_CALCULATE_RUNNING)))
