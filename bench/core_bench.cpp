@@ -1,0 +1,304 @@
+// Microbenchmarks of the core: what a priority/budget pass costs slurmctld, per job and project.
+//
+// Every benchmark reports items/s; `per_item` is its inverse (seconds per job,
+// project or sample), the number docs/performance.md tabulates. Sizes are the
+// last arguments of each name (BM_PriorityPass/100000: 100,000 pending jobs).
+// Sites are synthetic but deterministic (bench_world.hpp).
+#include <benchmark/benchmark.h>
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "bench_world.hpp"
+#include "budget/budget.h"
+#include "budget/engine.hpp"
+#include "budget/fairshare.hpp"
+#include "budget/ledger.hpp"
+#include "budget/priority.hpp"
+
+namespace budget::bench {
+namespace {
+
+// The site of the last benchmark that asked, rebuilt only when the shape
+// changes: building 100,000 projects takes seconds, and arguments run in order.
+Site& SiteOf(int projects, int users) {
+  static std::unique_ptr<Site> site;
+  if (!site || site->spec().projects != projects || site->spec().users != users) {
+    site.reset();  // free the old one first: two large sites need not fit together
+    site = std::make_unique<Site>(SiteSpec{projects, users});
+  }
+  return *site;
+}
+
+void PerItem(benchmark::State& state, std::int64_t items_per_iteration) {
+  state.SetItemsProcessed(state.iterations() * items_per_iteration);
+  state.counters["per_item"] = benchmark::Counter(
+      static_cast<double>(items_per_iteration),
+      benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+
+// The e2e site: 500 projects of 4 users (scripts/bench-e2e.sh).
+constexpr int kSiteProjects = 500;
+constexpr int kSiteUsers = 4;
+
+// One job's priority from its inputs, no engine: the arithmetic alone.
+void BM_ComputeJobPriority(benchmark::State& state) {
+  Site& site = SiteOf(kSiteProjects, kSiteUsers);
+  const std::vector<PendingJob> jobs = MakePendingJobs(site, 1024);
+  const PriorityWeights weights = SiteWeights();
+  std::size_t i = 0;
+  for (auto _ : state) {
+    const PendingJob& job = jobs[i++ & 1023];
+    benchmark::DoNotOptimize(ComputeJobPriority(weights, job.inputs));
+  }
+  PerItem(state, 1);
+}
+BENCHMARK(BM_ComputeJobPriority);
+
+// A periodic pass re-ranking N pending jobs with Engine::Priority: a new `now`
+// each pass, so every project's view is computed again once per pass.
+void BM_PriorityPass(benchmark::State& state) {
+  Site& site = SiteOf(kSiteProjects, kSiteUsers);
+  const auto n = static_cast<std::size_t>(state.range(0));
+  const std::vector<PendingJob> jobs = MakePendingJobs(site, n);
+  Engine& engine = site.engine();
+  UnixTime now = BenchNow();
+  for (auto _ : state) {
+    ++now;
+    for (const PendingJob& job : jobs) {
+      JobPriorityInputs in = job.inputs;
+      in.now = now;
+      benchmark::DoNotOptimize(
+          engine.Priority(site.account(job.project), kJobPartitions[job.partition], std::move(in)));
+    }
+  }
+  PerItem(state, state.range(0));
+  state.SetComplexityN(state.range(0));
+}
+BENCHMARK(BM_PriorityPass)
+    ->RangeMultiplier(10)
+    ->Range(1'000, 1'000'000)
+    ->Unit(benchmark::kMillisecond)
+    ->Complexity(benchmark::oN);
+
+// The same pass through the C ABI, exactly as priority_budget.c calls it.
+void BM_PriorityPassCApi(benchmark::State& state) {
+  Site& site = SiteOf(kSiteProjects, kSiteUsers);
+  const auto n = static_cast<std::size_t>(state.range(0));
+  const std::vector<PendingJob> jobs = MakePendingJobs(site, n);
+  budget_engine* engine = site.c_engine();
+  double tres[kTresCount];
+  budget_error err;
+  UnixTime now = BenchNow();
+  for (auto _ : state) {
+    ++now;
+    for (const PendingJob& job : jobs) {
+      const JobPriorityInputs& in = job.inputs;
+      const budget_job c_job = {
+          .now = now,
+          .accrue_time = in.accrue_time,
+          .account = site.account(job.project).c_str(),
+          .partition = kJobPartitions[job.partition],
+          .assoc_norm = in.assoc_norm,
+          .qos_norm = in.qos_norm,
+          .partition_norm = in.partition_norm,
+          .min_nodes = in.min_nodes,
+          .cpus = in.cpus,
+          .cluster_nodes = in.cluster_nodes,
+          .cluster_cpus = in.cluster_cpus,
+          .time_limit_minutes = in.time_limit_minutes,
+          .tres_count = kTresCount,
+          .tres_fraction = in.tres_fraction.data(),
+          .site = in.site,
+          .nice = in.nice,
+      };
+      budget_job_priority out = {};
+      out.tres = tres;
+      benchmark::DoNotOptimize(budget_engine_job_priority(engine, &c_job, &out, &err));
+      benchmark::DoNotOptimize(out.priority);
+    }
+  }
+  PerItem(state, state.range(0));
+  state.SetComplexityN(state.range(0));
+}
+BENCHMARK(BM_PriorityPassCApi)
+    ->RangeMultiplier(10)
+    ->Range(1'000, 1'000'000)
+    ->Unit(benchmark::kMillisecond)
+    ->Complexity(benchmark::oN);
+
+// One project's factor from its inputs, no engine.
+void BM_ComputeFairShare(benchmark::State& state) {
+  const FairShareInputs in = {
+      .state = ProjectState::kActive,
+      .expected = GpuHours(10'000),
+      .used_this_month = GpuHours(4'000),
+      .monthly_budget = GpuHours(10'000),
+      .decayed_usage = 3.1e7,
+  };
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(ComputeFairShare(in));
+  }
+  PerItem(state, 1);
+}
+BENCHMARK(BM_ComputeFairShare);
+
+// Fair-share of M projects with U users each, as the plugin publishes it to
+// sshare every pass: each project's view (status, schedule, factor) at a new
+// `now`, and each user's decayed usage. Items are projects.
+void BM_FairShare(benchmark::State& state) {
+  const auto m = static_cast<int>(state.range(0));
+  const auto u = static_cast<int>(state.range(1));
+  Site& site = SiteOf(m, u);
+  Engine& engine = site.engine();
+  UnixTime now = BenchNow();
+  for (auto _ : state) {
+    ++now;
+    for (int p = 0; p < m; ++p) {
+      benchmark::DoNotOptimize(engine.Project(site.account(p), now));
+      for (int i = 0; i < u; ++i) {
+        benchmark::DoNotOptimize(engine.UserUsage(site.account(p), site.user(p, i)));
+      }
+    }
+  }
+  PerItem(state, m);
+  state.SetComplexityN(m);
+}
+BENCHMARK(BM_FairShare)
+    ->ArgNames({"projects", "users"})
+    ->ArgsProduct({{10, 100, 1'000, 10'000, 100'000}, {1, 10}})
+    ->Unit(benchmark::kMillisecond);
+
+// One accrual pass: J running jobs, each charged one minute (Engine::Accrue).
+void BM_AccruePass(benchmark::State& state) {
+  Site& site = SiteOf(kSiteProjects, kSiteUsers);
+  const auto j = static_cast<int>(state.range(0));
+  Engine& engine = site.engine();
+  const UnixTime start = BenchNow();
+  std::int64_t tick = 0;
+  for (auto _ : state) {
+    // Stay inside May: an unbounded clock would run past the projects' end.
+    const UnixTime to = start + 60 * (1 + tick++ % 10'000);
+    for (int i = 0; i < j; ++i) {
+      const int p = i % kSiteProjects;
+      engine.Accrue(site.account(p), site.user(p, i % kSiteUsers), "normal", 1 + i % 4, to - 60,
+                    to);
+    }
+  }
+  PerItem(state, j);
+  state.SetComplexityN(j);
+}
+BENCHMARK(BM_AccruePass)
+    ->RangeMultiplier(10)
+    ->Range(100, 100'000)
+    ->Unit(benchmark::kMillisecond)
+    ->Complexity(benchmark::oN);
+
+// The month close for all M projects (Ledger::CloseMonths): month 5 of every
+// started project closes at midnight of 1 June. Items are projects.
+void BM_CloseMonths(benchmark::State& state) {
+  const auto m = static_cast<int>(state.range(0));
+  Site& site = SiteOf(m, 1);
+  const Ledger ledger = site.engine().ledger();
+  const TimeZone zone = TimeZone::Local();
+  const UnixTime june = zone.MidnightOf(CivilDate{2026, 6, 1}) + 1;
+  std::size_t closed = 0;
+  for (auto _ : state) {
+    state.PauseTiming();
+    Ledger copy = ledger;
+    state.ResumeTiming();
+    closed = copy.CloseMonths(site.terms(), zone, june).size();
+    benchmark::DoNotOptimize(closed);
+    state.PauseTiming();
+    copy = Ledger();  // freed outside the timing
+    state.ResumeTiming();
+  }
+  state.counters["closed"] = static_cast<double>(closed);
+  PerItem(state, m);
+  state.SetComplexityN(m);
+}
+BENCHMARK(BM_CloseMonths)
+    ->RangeMultiplier(10)
+    ->Range(10, 100'000)
+    ->Unit(benchmark::kMillisecond)
+    ->Complexity(benchmark::oN);
+
+// Engine::Advance in a pass where no month ends: decay every usage, check
+// every project for a month to close and a state change. Items are projects.
+void BM_AdvancePass(benchmark::State& state) {
+  const auto m = static_cast<int>(state.range(0));
+  Site& site = SiteOf(m, 1);
+  Engine& engine = site.engine();
+  UnixTime now = BenchNow();
+  for (auto _ : state) {
+    now += 60;
+    benchmark::DoNotOptimize(engine.Advance(now));
+  }
+  PerItem(state, m);
+  state.SetComplexityN(m);
+}
+BENCHMARK(BM_AdvancePass)
+    ->RangeMultiplier(10)
+    ->Range(10, 100'000)
+    ->Unit(benchmark::kMillisecond)
+    ->Complexity(benchmark::oN);
+
+// What the core adds to one periodic pass of the e2e workload (500 projects,
+// 4 users each, P pending jobs), through the C ABI as the plugin calls it:
+// advance, publish every project and user, re-rank every pending job.
+void BM_CorePass(benchmark::State& state) {
+  Site& site = SiteOf(kSiteProjects, kSiteUsers);
+  const auto n = static_cast<std::size_t>(state.range(0));
+  const std::vector<PendingJob> jobs = MakePendingJobs(site, n);
+  budget_engine* engine = site.c_engine();
+  double tres[kTresCount];
+  budget_error err;
+  UnixTime now = BenchNow();
+  for (auto _ : state) {
+    now += 60;
+    budget_engine_advance(engine, now, &err);
+    for (int p = 0; p < kSiteProjects; ++p) {
+      budget_project_view view;
+      budget_engine_project(engine, site.account(p).c_str(), now, &view, &err);
+      for (int u = 0; u < kSiteUsers; ++u) {
+        double usage = 0;
+        budget_engine_user_usage(engine, site.account(p).c_str(), site.user(p, u).c_str(), &usage,
+                                 &err);
+        benchmark::DoNotOptimize(usage);
+      }
+    }
+    for (const PendingJob& job : jobs) {
+      const JobPriorityInputs& in = job.inputs;
+      const budget_job c_job = {
+          .now = now,
+          .accrue_time = in.accrue_time,
+          .account = site.account(job.project).c_str(),
+          .partition = kJobPartitions[job.partition],
+          .assoc_norm = in.assoc_norm,
+          .qos_norm = in.qos_norm,
+          .partition_norm = in.partition_norm,
+          .min_nodes = in.min_nodes,
+          .cpus = in.cpus,
+          .cluster_nodes = in.cluster_nodes,
+          .cluster_cpus = in.cluster_cpus,
+          .time_limit_minutes = in.time_limit_minutes,
+          .tres_count = kTresCount,
+          .tres_fraction = in.tres_fraction.data(),
+          .site = in.site,
+          .nice = in.nice,
+      };
+      budget_job_priority out = {};
+      out.tres = tres;
+      budget_engine_job_priority(engine, &c_job, &out, &err);
+      benchmark::DoNotOptimize(out.priority);
+    }
+  }
+  PerItem(state, state.range(0));
+}
+BENCHMARK(BM_CorePass)->Arg(20'000)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+}  // namespace budget::bench
+
+BENCHMARK_MAIN();
