@@ -386,7 +386,7 @@ extern int job_modify(job_desc_msg_t *job_desc, job_record_t *job_ptr,
 		info("%s: update of %pJ by uid %u to account %s, partition %s refused: %s",
 		     plugin_type, job_ptr, submit_uid,
 		     account ? account : "(none)",
-		     partitions ? partitions : "(none)", verdict.message);
+		     partitions ? partitions : "(none)", verdict.hold_reason);
 		rc = ESLURM_INVALID_ACCOUNT;
 	}
 	xfree(account);
