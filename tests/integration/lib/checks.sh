@@ -97,3 +97,43 @@ ledger_saved_after() {
   at=$(awk '$1 == "saved-at" { print $2; exit }' "$ledger" 2>/dev/null)
   [[ -n "$at" ]] && ((at >= $1))
 }
+
+# --- Added for the lifecycle scenarios ------------------------------------------------------
+#   job_reason JOB             squeue's REASON of JOB (%r: the full text of a hold's reason)
+#   job_partition JOB          squeue's partition of JOB
+#   job_priority JOB           squeue's priority of JOB (%Q)
+#   budget_held JOB            JOB is pending, priority 0, its reason starts with "budget: "
+#   not_budget_held JOB        JOB is pending with a priority > 0 and no budget reason
+#   contains TEXT PART         TEXT contains PART (prints TEXT when it does not)
+
+job_reason() {
+  squeue -h -j "$1" -o %r 2>/dev/null
+}
+
+job_partition() {
+  squeue -h -j "$1" -o %P 2>/dev/null
+}
+
+job_priority() {
+  squeue -h -j "$1" -o %Q 2>/dev/null
+}
+
+budget_held() {
+  [[ "$(squeue -h -j "$1" -o %T 2>/dev/null)" == PENDING ]] &&
+    [[ "$(job_priority "$1")" == 0 ]] &&
+    [[ "$(job_reason "$1")" == "budget: "* ]]
+}
+
+not_budget_held() {
+  [[ "$(squeue -h -j "$1" -o %T 2>/dev/null)" == PENDING ]] &&
+    [[ "$(job_priority "$1")" != 0 ]] &&
+    [[ "$(job_reason "$1")" != "budget: "* ]]
+}
+
+contains() {
+  if [[ "$1" == *"$2"* ]]; then
+    return 0
+  fi
+  echo "  (got: $1)" >&2
+  return 1
+}
