@@ -113,9 +113,9 @@ Admission CreditUsedUp(const BudgetConfig& config, const ProjectSpec& spec,
   a.cause = AdmissionCause::kCreditUsedUp;
   a.hold_reason = std::string(kHoldReasonPrefix) + used_up + "; " + Quoted(budgeted) +
                   (budgeted.size() == 1 ? " is" : " are") + " closed to it: " +
-                  (request.job_id != 0
-                       ? "scontrol update JobId=" + std::to_string(request.job_id) + " Partition=" + low
-                       : "move the job to partition " + low) +
+                  (request.job_id != 0 ? "scontrol update JobId=" + std::to_string(request.job_id) +
+                                             " Partition=" + low
+                                       : "move the job to partition " + low) +
                   ", or scancel it";
   if (config.credit_used_up == BudgetConfig::CreditUsedUpAction::kRedirect) {
     a.action = AdmissionAction::kRedirect;
@@ -131,7 +131,8 @@ Admission CreditUsedUp(const BudgetConfig& config, const ProjectSpec& spec,
   a.partitions = request.partitions;
   a.message = "job refused: " + used_up + ", so " + Quoted(budgeted) +
               (budgeted.size() == 1 ? " is" : " are") + " closed to it. Submit to partition " +
-              low + " (-p " + low + "): jobs there run at the lowest priority, on nodes no other "
+              low + " (-p " + low +
+              "): jobs there run at the lowest priority, on nodes no other "
               "project needs, up to the low allowance (" +
               AllowanceUsed(status) + ").";
   return a;

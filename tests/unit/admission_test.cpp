@@ -100,8 +100,7 @@ TEST(AdmissionTransition, ActiveBecomesLowWhenTheRemainingCreditReachesZero) {
   // 6,000 GPUh = 5,400,000 node-seconds at 4 GPUh per node-hour: leave 4 GPU-seconds.
   ledger.Accrue(terms, TimeZone::Utc(), "alice", normal, 1000, At(2026, 4, 10),
                 At(2026, 4, 10) + 5'399);
-  ledger.Accrue(terms, TimeZone::Utc(), "alice", normal, 999, At(2026, 4, 11),
-                At(2026, 4, 11) + 1);
+  ledger.Accrue(terms, TimeZone::Utc(), "alice", normal, 999, At(2026, 4, 11), At(2026, 4, 11) + 1);
   EXPECT_EQ(StatusOf(ledger, terms, TimeZone::Utc(), now).remaining, 4);
   EXPECT_EQ(StateAt(config, ledger, now), ProjectState::kActive);
   EXPECT_EQ(AdmitAt(config, ledger, now, Job({"normal"})).action, AdmissionAction::kAllow);
@@ -142,8 +141,7 @@ TEST(AdmissionTransition, BecomesEndedAtMidnightOfTheEnd) {
   const UnixTime last_second = At(2026, 9, 30, 23, 59, 59);
   const UnixTime end = At(2026, 10, 1);
   EXPECT_EQ(StateAt(config, ledger, last_second), ProjectState::kActive);
-  EXPECT_EQ(AdmitAt(config, ledger, last_second, Job({"normal"})).action,
-            AdmissionAction::kAllow);
+  EXPECT_EQ(AdmitAt(config, ledger, last_second, Job({"normal"})).action, AdmissionAction::kAllow);
   EXPECT_EQ(StateAt(config, ledger, end), ProjectState::kEnded);
   const Admission a = AdmitAt(config, ledger, end, Job({"normal"}));
   EXPECT_EQ(a.action, AdmissionAction::kReject);
@@ -155,8 +153,7 @@ TEST(AdmissionTransition, LowAndBlockedProjectsEndToo) {
   for (const std::int64_t low : {0, 1'000}) {
     const Ledger ledger = CreditUsedUp(low);
     EXPECT_NE(StateAt(config, ledger, At(2026, 9, 30, 23, 59, 59)), ProjectState::kEnded);
-    EXPECT_EQ(AdmitAt(config, ledger, At(2026, 10, 1), Job({"low"})).cause,
-              AdmissionCause::kEnded);
+    EXPECT_EQ(AdmitAt(config, ledger, At(2026, 10, 1), Job({"low"})).cause, AdmissionCause::kEnded);
   }
 }
 
@@ -228,8 +225,8 @@ TEST(Admit, CreditUsedUpRedirectsBudgetedPartitionsToLow) {
 }
 
 TEST(Admit, CreditUsedUpRedirectKeepsOrderAndUnbilledPartitions) {
-  const Admission a = AdmitAt(Config(), CreditUsedUp(0), At(2026, 6, 1),
-                              Job({"x86", "normal", "debug", "low"}));
+  const Admission a =
+      AdmitAt(Config(), CreditUsedUp(0), At(2026, 6, 1), Job({"x86", "normal", "debug", "low"}));
   EXPECT_EQ(a.action, AdmissionAction::kRedirect);
   EXPECT_EQ(JoinPartitionList(a.partitions), "x86,low");
   EXPECT_TRUE(Contains(a.message, "runs in partition low instead of normal,debug"));
