@@ -147,18 +147,26 @@ static bool _same_sig(const file_sig_t *a, const file_sig_t *b)
 
 /*
  * Opens the engine again when budget.conf or the ledger changed since it was
- * read. A version that fails to open is logged once and not retried until
- * it changes; the last good engine stays in force meanwhile.
- * Caller holds plugin_lock.
+ * read, or when `want_conf` (PriorityParameters=budget_conf=, which
+ * scontrol reconfigure may change) names another file. A version that fails
+ * to open is logged once and not retried until it changes; the last good
+ * engine stays in force meanwhile. Caller holds plugin_lock.
  */
-static void _refresh(time_t now)
+static void _refresh(time_t now, char *want_conf)
 {
-	file_sig_t conf = _sig_of(conf_path);
-	file_sig_t ledger = _sig_of(ledger_path);
+	file_sig_t conf, ledger;
 	budget_engine_options options;
 	budget_engine *opened = NULL;
 	budget_error err;
 
+	if (want_conf && xstrcmp(want_conf, conf_path)) {
+		xfree(conf_path);
+		conf_path = xstrdup(want_conf);
+		memset(&loaded_conf, 0, sizeof(loaded_conf));
+		failed_once = false;
+	}
+	conf = _sig_of(conf_path);
+	ledger = _sig_of(ledger_path);
 	if (engine && _same_sig(&conf, &loaded_conf) &&
 	    _same_sig(&ledger, &loaded_ledger))
 		return;
@@ -239,10 +247,12 @@ static void _tell_user(char **err_msg, const char *text)
 
 /* The verdict for (account, partitions) now; false when there is none (no
  * budgets could be read, or the core failed: the job is then not checked
- * here, and priority/budget's periodic pass still holds it if it must). */
+ * here, and priority/budget's periodic pass still holds it if it must).
+ * Caller holds the slurmctld config read lock (slurm_conf is read). */
 static bool _admit(const char *account, const char *partitions,
 		   uint32_t job_id, budget_admission *out)
 {
+	char *want_conf = _budget_conf_path();
 	budget_admission_request request = {
 		.now = time(NULL),
 		.account = account,
@@ -253,7 +263,7 @@ static bool _admit(const char *account, const char *partitions,
 	bool ok = false;
 
 	slurm_mutex_lock(&plugin_lock);
-	_refresh(request.now);
+	_refresh(request.now, want_conf);
 	if (engine) {
 		if (budget_engine_admit(engine, &request, out, &err))
 			error("%s: no verdict for account %s: %s", plugin_type,
@@ -262,6 +272,7 @@ static bool _admit(const char *account, const char *partitions,
 			ok = true;
 	}
 	slurm_mutex_unlock(&plugin_lock);
+	xfree(want_conf);
 	return ok;
 }
 
@@ -282,7 +293,7 @@ extern int init(void)
 		xstrfmtcat(ledger_path, "%s/%s",
 			   slurm_conf.state_save_location, LEDGER_FILE);
 	failed_once = false;
-	_refresh(time(NULL));
+	_refresh(time(NULL), NULL);
 	if (!engine) {
 		/* A broken budget.conf stops slurmctld, as with priority/budget. */
 		slurm_mutex_unlock(&plugin_lock);

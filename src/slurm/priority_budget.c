@@ -1,6 +1,8 @@
 /*****************************************************************************\
  *  priority_budget.c - PriorityType=priority/budget: GPU-hour project budgets
- *  as scheduling priority. The only file that includes Slurm headers.
+ *  as scheduling priority, and the lifecycle of pending jobs (holds, see
+ *  docs/lifecycle.md). With job_submit_budget.c, the only file that includes
+ *  Slurm headers.
  *
  *  It copies Slurm records into the plain structs of include/budget/budget.h,
  *  calls the C++ core through that C ABI, and writes the results back. The
