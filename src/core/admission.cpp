@@ -19,9 +19,14 @@ CivilDate LastStorageDay(const ProjectCalendar& calendar) {
   return AddDays(calendar.storage_until(), -1);
 }
 
+// GPU hours rounded down to a tenth: 9,999.99 of 10,000 must not read as all of it.
+std::string TenthsDown(GpuSeconds s) {
+  constexpr GpuSeconds kTenth = kGpuSecondsPerGpuHour / 10;
+  return FormatGpuHours(s >= 0 ? s - s % kTenth : s);
+}
+
 std::string AllowanceUsed(const ProjectStatus& status) {
-  return FormatGpuHours(status.low_used) + " of " + FormatGpuHours(status.low_allowance) +
-         " GPUh used";
+  return TenthsDown(status.low_used) + " of " + TenthsDown(status.low_allowance) + " GPUh used";
 }
 
 Admission Allow(const AdmissionRequest& request, std::string message = {}) {

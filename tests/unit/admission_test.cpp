@@ -224,6 +224,14 @@ TEST(Admit, CreditUsedUpRedirectsBudgetedPartitionsToLow) {
             "to it: move the job to partition low, or scancel it");
 }
 
+TEST(Admit, AllowanceUsedIsRoundedDownSoALittleLeftNeverReadsAsAll) {
+  Ledger ledger = CreditUsedUp(999);
+  ledger.Record("chem", "alice", 2, PartitionRole::kLow, GpuHours(1) - 36);  // 999.99 GPUh
+  const Admission a = AdmitAt(Config(), ledger, At(2026, 6, 1), Job({"low", "normal"}));
+  EXPECT_EQ(a.action, AdmissionAction::kRedirect);
+  EXPECT_TRUE(Contains(a.message, "(999.9 of 1,000 GPUh used)"));
+}
+
 TEST(Admit, CreditUsedUpRedirectKeepsOrderAndUnbilledPartitions) {
   const Admission a =
       AdmitAt(Config(), CreditUsedUp(0), At(2026, 6, 1), Job({"x86", "normal", "debug", "low"}));
