@@ -4,19 +4,13 @@
 // with the same core code as the plugin. `import` must run while slurmctld is stopped:
 // the plugin owns the ledger while it runs. Past usage comes from the admin's CSV or
 // from slurmdbd's job records (`--from-sacct`), billed by the core as the plugin bills.
-#include <fcntl.h>
 #include <fmt/core.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
-#include <cstring>
 #include <ctime>
 #include <fstream>
 #include <memory>
@@ -32,6 +26,7 @@
 #include "budget/state_file.hpp"
 #include "budget/usage_import.hpp"
 #include "commands.hpp"
+#include "run_command.hpp"
 
 namespace budget::cli {
 namespace {
@@ -115,74 +110,6 @@ std::string FormatUtc(UnixTime t) {
   const UnixTime second_of_day = t - TimeZone::Utc().MidnightOf(date);
   return fmt::format("{}T{:02}:{:02}:{:02}", FormatCivilDate(date), second_of_day / 3600,
                      second_of_day / 60 % 60, second_of_day % 60);
-}
-
-// Runs `argv` (found on PATH) with the environment of sbudget plus
-// `overrides` ("NAME=value"), and returns what it printed on stdout. Its
-// stderr goes to ours. Fails unless it exits with status 0.
-std::string RunCapturing(const std::vector<std::string>& argv,
-                         const std::vector<std::string>& overrides) {
-  std::vector<std::string> env_strings = overrides;
-  for (char** e = environ; *e != nullptr; ++e) {
-    const std::string_view entry(*e);
-    const bool overridden = std::any_of(overrides.begin(), overrides.end(), [&](const auto& o) {
-      return entry.starts_with(o.substr(0, o.find('=') + 1));
-    });
-    if (!overridden) {
-      env_strings.emplace_back(entry);
-    }
-  }
-  std::vector<char*> envp;
-  envp.reserve(env_strings.size() + 1);
-  for (std::string& e : env_strings) {
-    envp.push_back(e.data());
-  }
-  envp.push_back(nullptr);
-  std::vector<std::string> argv_strings = argv;
-  std::vector<char*> args;
-  args.reserve(argv_strings.size() + 1);
-  for (std::string& a : argv_strings) {
-    args.push_back(a.data());
-  }
-  args.push_back(nullptr);
-
-  const std::string& name = argv.front();
-  int fds[2];
-  if (pipe2(fds, O_CLOEXEC) != 0) {
-    Fail(fmt::format("cannot run {}: {}", name, std::strerror(errno)));
-  }
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
-  pid_t pid = 0;
-  const int spawned = posix_spawnp(&pid, name.c_str(), &actions, nullptr, args.data(), envp.data());
-  posix_spawn_file_actions_destroy(&actions);
-  close(fds[1]);
-  if (spawned != 0) {
-    close(fds[0]);
-    Fail(fmt::format("cannot run {}: {} (is it on PATH?)", name, std::strerror(spawned)));
-  }
-  std::string out;
-  char buffer[65536];
-  while (true) {
-    const ssize_t n = read(fds[0], buffer, sizeof buffer);
-    if (n > 0) {
-      out.append(buffer, static_cast<std::size_t>(n));
-    } else if (n == 0 || errno != EINTR) {
-      break;
-    }
-  }
-  close(fds[0]);
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  if (WIFSIGNALED(status)) {
-    Fail(fmt::format("{} was killed by signal {}", name, WTERMSIG(status)));
-  }
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    Fail(fmt::format("{} failed with exit status {}", name, WEXITSTATUS(status)));
-  }
-  return out;
 }
 
 std::vector<UsageImportRow> RowsFromCsv(const std::string& path) {
