@@ -11,7 +11,6 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
-#include <ctime>
 #include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -26,6 +25,7 @@
 #include "budget/state_file.hpp"
 #include "budget/usage_import.hpp"
 #include "commands.hpp"
+#include "instant.hpp"
 #include "run_command.hpp"
 
 namespace budget::cli {
@@ -50,28 +50,6 @@ struct LedgerOptions {
 [[noreturn]] void Fail(const std::string& message) {
   fmt::print(stderr, "sbudget: error: {}\n", message);
   throw CLI::RuntimeError(kExitFailure);
-}
-
-// `option` names the option in messages (--at, --since, --until).
-UnixTime ParseInstant(const std::string& text, const TimeZone& zone,
-                      std::string_view option = "--at") {
-  if (text.empty()) {
-    return static_cast<UnixTime>(std::time(nullptr));
-  }
-  if (text.front() == '@') {
-    try {
-      return std::stoll(text.substr(1));
-    } catch (const std::exception&) {
-      throw CLI::ValidationError(fmt::format("{}: not a Unix time: \"{}\"", option, text));
-    }
-  }
-  const auto date = ParseCivilDate(text.substr(0, 10));
-  int h = 0, m = 0, s = 0;
-  if (!date || (text.size() > 10 && std::sscanf(text.c_str() + 10, "T%d:%d:%d", &h, &m, &s) != 3)) {
-    throw CLI::ValidationError(
-        fmt::format("{}: expected YYYY-MM-DD[THH:MM:SS] or @EPOCH, got \"{}\"", option, text));
-  }
-  return zone.MidnightOf(*date) + UnixTime{h} * 3600 + UnixTime{m} * 60 + s;
 }
 
 std::shared_ptr<const BudgetConfig> LoadConfigOrFail(const std::string& path) {
@@ -102,14 +80,6 @@ double DecayedAt(GpuSeconds amount, UnixTime from, UnixTime to, UnixTime now,
   const double late = std::exp2(-static_cast<double>(now - to) / h);
   const double early = std::exp2(-static_cast<double>(now - from) / h);
   return static_cast<double>(amount) * h / (span * std::log(2.0)) * (late - early);
-}
-
-// "YYYY-MM-DDTHH:MM:SS" in UTC: how sacct reads -S/-E and prints times under TZ=UTC.
-std::string FormatUtc(UnixTime t) {
-  const CivilDate date = TimeZone::Utc().DateAt(t);
-  const UnixTime second_of_day = t - TimeZone::Utc().MidnightOf(date);
-  return fmt::format("{}T{:02}:{:02}:{:02}", FormatCivilDate(date), second_of_day / 3600,
-                     second_of_day / 60 % 60, second_of_day % 60);
 }
 
 std::vector<UsageImportRow> RowsFromCsv(const std::string& path) {
