@@ -10,7 +10,8 @@
 #      an account without a budget is accepted, then refused once budget.conf says reject;
 #      with CreditUsedUp=reject a project without credit is refused, naming low; with
 #      redirect its job is moved to low and told so; a preparatory project is told its start;
-#   2. the redirected job uses the last of the low allowance: the project is then blocked;
+#   2. the redirected job uses the last of the low allowance: the project is then blocked,
+#      its job waiting in low is held, and low refuses it too;
 #   3. ordering in sprio: started with credit > preparatory > low partition;
 #   4. pending jobs when a project crosses a state: a project whose running job uses the last
 #      of its credit gets its pending job in a budgeted partition held with a reason squeue
@@ -139,6 +140,11 @@ check "CreditUsedUp=redirect: the job is accepted" test "$rc" -eq 0
 check "... told it runs in low instead of normal" \
   contains "$out" "sbatch: project p_low has used its credit (120,000 GPUh): this job runs in partition low instead of normal"
 check "... and queued in low" test "$(job_partition "$low_job")" = low
+wait_for 60 "the redirected job runs" job_state_is "$low_job" RUNNING
+# 0.01 GPUh of low allowance left: the running job uses it in 4.5 s; this one waits in low.
+submit u_low -A p_low -p low -N4 --exclusive -t 2 --wrap 'sleep 3'
+low_pending=$(job_id_of "$out")
+check "p_low (allowance left) is accepted in low" test "$rc" -eq 0
 
 section "4a. a running job uses the last of its project's credit; a job waits behind it"
 submit u_cross -A p_cross -p normal -N2 --exclusive -t 10 --wrap 'sleep 300'
@@ -196,6 +202,8 @@ check "... with a reason squeue shows, saying what to do" \
 check "... the same reason in scontrol show job (which writes spaces as _)" \
   contains "$(scontrol -o show job "$cross_job")" "Reason=budget:_project_p_cross_has_used_its_credit"
 check "p_cross's running job keeps running" job_state_is "$blocker" RUNNING
+check "p_low's pending job in low is held: credit and allowance used" \
+  contains "$(job_reason "$low_pending")" "budget: project p_low used its credit and its low allowance ("
 check "p_ext's pending job is held: ended on $LC_EXT_LAST" \
   contains "$(job_reason "${job[ext]}")" "budget: project p_ext ended on $LC_EXT_LAST"
 check "the log says why each was held" \
@@ -226,7 +234,8 @@ check "p_ext's job is released once budget.conf is restored" not_budget_held "${
 check "the log says so" grep -q "priority/budget: JobId=${job[ext]} released" "$ctld_log"
 
 section "5. the started project with credit runs before the preparatory one"
-scancel "$cross_job" "${job[actlow]}" "${job[ext]}" "$blocker"
+check "p_low's job stays held: nothing changed for it" budget_held "$low_pending"
+scancel "$cross_job" "${job[actlow]}" "${job[ext]}" "$low_pending" "$blocker"
 wait_for 120 "p_act and p_prep to finish" jobs_done "${job[act]}" "${job[prep]}"
 start_of() { sacct -n -X -P -j "$1" -o Start; }
 check "p_act started before p_prep" test "$(start_of "${job[act]}")" \< "$(start_of "${job[prep]}")"
