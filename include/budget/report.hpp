@@ -81,6 +81,12 @@ struct ProjectReport {
   GpuSeconds low_allowance = 0;
   GpuSeconds preparatory_used = 0;
   FairShareBand band = FairShareBand::kNone;  // where the project ranks (fairshare.hpp)
+  // Band kAhead: the first day of the first later month whose expected
+  // consumption is > 0 if the project uses nothing more, i.e. the first month
+  // k > month with C x k / D > C - remaining; from then on it ranks in the
+  // behind band again (an active project always gets there by month D, whose
+  // expected is all that remains). nullopt when not in the ahead band.
+  std::optional<CivilDate> back_in_line_on;
 
   // The runway: how long the remaining credit lasts at the recent pace,
   //   runway = remaining / (pace.usage / pace.window_seconds)   (seconds, rounded down)

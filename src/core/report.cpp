@@ -103,6 +103,19 @@ ProjectReport BuildReport(const Ledger& ledger, const ProjectSpec& spec, const T
                              .low_used = status.low_used})
                .band;
 
+  if (r.band == FairShareBand::kAhead) {
+    // With no more usage, accounted stays at C - remaining and months ahead
+    // have no minimal; expected(k) = C x k / D - (C - remaining).
+    const GpuSeconds accounted = spec.credit - status.remaining;
+    for (int k = status.month + 1; k <= months; ++k) {
+      const __int128 ideal = static_cast<__int128>(spec.credit) * k / months;
+      if (ideal > accounted) {
+        r.back_in_line_on = spec.calendar.MonthStart(k);
+        break;
+      }
+    }
+  }
+
   if (status.state == ProjectState::kActive && pace.window_seconds > 0 && pace.usage > 0) {
     const std::int64_t runway = Runway(status.remaining, pace);
     r.runway_seconds = runway;

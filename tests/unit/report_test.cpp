@@ -114,6 +114,25 @@ TEST(BuildReport, AheadHasNoMinimalAndRanksAhead) {
   EXPECT_EQ(r.band, FairShareBand::kAhead);
 }
 
+TEST(BuildReport, AheadReturnsInLineWhenTheLineCatchesUp) {
+  // 2,500 used in April (month 1): ahead in May. ideal(3) = 3,000 > 2,500, so
+  // June's expected is 500 > 0: back in the behind band on 1 June.
+  const ProjectReport r = ReportAt(LedgerWith({2500}), At(2026, 5, 3));
+  ASSERT_TRUE(r.back_in_line_on.has_value());
+  EXPECT_EQ(*r.back_in_line_on, (CivilDate{2026, 6, 1}));
+  // 5,500 used by May: only September's line (6,000) is above it.
+  const ProjectReport far = ReportAt(LedgerWith({5000, 500}), At(2026, 5, 3));
+  ASSERT_TRUE(far.back_in_line_on.has_value());
+  EXPECT_EQ(*far.back_in_line_on, (CivilDate{2026, 9, 1}));
+}
+
+TEST(BuildReport, OnlyAheadHasAReturnDate) {
+  // An active project is never ahead in its last month (expected(D) is all
+  // that remains), so the date is always found; behind has none.
+  EXPECT_FALSE(ReportAt(LedgerWith({750}), At(2026, 5, 3)).back_in_line_on.has_value());
+  EXPECT_FALSE(ReportAt(LedgerWith({6000}), At(2026, 5, 3)).back_in_line_on.has_value());
+}
+
 TEST(BuildReport, PreparatoryHasNoMonthYet) {
   Ledger ledger;
   ledger.Record("protfold", "alice", 0, PartitionRole::kBudgeted, GpuHours(8));
