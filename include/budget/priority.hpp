@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "budget/units.hpp"
@@ -111,5 +112,15 @@ struct JobPriority {
 
 // Pure; no error case: malformed inputs are clamped as documented above.
 JobPriority ComputeJobPriority(const PriorityWeights& weights, const JobPriorityInputs& in);
+
+// The same on caller-owned arrays, for a pass that re-ranks every pending job
+// and must not allocate for each: the TRES fractions come from
+// `tres_fraction` (in.tres_fraction is not read) and the weighted TRES go to
+// `tres_out` (the result's `tres` stays empty). tres_out[i] gets the i-th
+// weighted TRES for i < weights.tres.size() and 0 beyond; every TRES weight
+// counts in `sum` and `priority` whatever tres_out's size. Every other field
+// is the one the two-argument form returns.
+JobPriority ComputeJobPriority(const PriorityWeights& weights, const JobPriorityInputs& in,
+                               std::span<const double> tres_fraction, std::span<double> tres_out);
 
 }  // namespace budget

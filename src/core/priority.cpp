@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstddef>
 #include <limits>
+#include <utility>
 
 namespace budget {
 namespace {
@@ -18,9 +19,28 @@ double Clamp01(double x) {
   return x > 1.0 ? 1.0 : x;
 }
 
+// std::round, bit for bit, without the libm call (x86-64's baseline has no
+// rounding instruction, and a pass rounds 16 terms per job): y - trunc(y) is
+// exact in binary floating point, and copysign keeps round(-0.3) == -0.0.
+double RoundHalfAway(double y) {
+  constexpr double kTwoTo52 = 4503599627370496.0;  // from here on every double is whole
+  if (!(std::fabs(y) < kTwoTo52)) {
+    return y;  // whole already, or NaN or infinite: round returns it unchanged
+  }
+  const double whole = static_cast<double>(static_cast<std::int64_t>(y));
+  const double fraction = y - whole;
+  double rounded = whole;
+  if (fraction >= 0.5) {
+    rounded = whole + 1.0;
+  } else if (fraction <= -0.5) {
+    rounded = whole - 1.0;
+  }
+  return std::copysign(rounded, y);
+}
+
 // Any weighted term is at most 2^32, so x / quantum fits the 53-bit mantissa
 // and the division back is exact: the result is a multiple of the quantum.
-double Quantize(double x) { return std::round(x / kPriorityQuantum) * kPriorityQuantum; }
+double Quantize(double x) { return RoundHalfAway(x / kPriorityQuantum) * kPriorityQuantum; }
 
 double TresWeight(double w) {
   if (!std::isfinite(w) || w < 0.0) {
@@ -84,12 +104,16 @@ double JobSizeFactor(const PriorityWeights& w, const JobPriorityInputs& in) {
 }
 
 double Weighted(double factor, std::uint32_t weight) {
+  if (weight == 0) {
+    return 0.0;  // Clamp01 gives a finite factor >= 0, and +0 quantizes to +0
+  }
   return Quantize(Clamp01(factor) * static_cast<double>(weight));
 }
 
 }  // namespace
 
-JobPriority ComputeJobPriority(const PriorityWeights& weights, const JobPriorityInputs& in) {
+JobPriority ComputeJobPriority(const PriorityWeights& weights, const JobPriorityInputs& in,
+                               std::span<const double> tres_fraction, std::span<double> tres_out) {
   JobPriority out;
   out.age = Weighted(AgeFactor(weights, in), weights.age);
   out.assoc = Weighted(in.assoc_norm, weights.assoc);
@@ -98,12 +122,21 @@ JobPriority ComputeJobPriority(const PriorityWeights& weights, const JobPriority
   out.partition = Weighted(in.partition_norm, weights.partition);
   out.qos = Weighted(in.qos_norm, weights.qos);
 
-  out.tres.resize(weights.tres.size());
+  // Most TRES of a site carry no weight (0, or one TresWeight makes 0): their
+  // term is +0, which changes neither tres_sum nor anything else.
+  std::fill(tres_out.begin(), tres_out.end(), 0.0);
   double tres_sum = 0.0;
   for (std::size_t i = 0; i < weights.tres.size(); ++i) {
-    const double fraction = i < in.tres_fraction.size() ? Clamp01(in.tres_fraction[i]) : 0.0;
-    out.tres[i] = Quantize(fraction * TresWeight(weights.tres[i]));
-    tres_sum += out.tres[i];
+    if (!(weights.tres[i] > 0.0)) {
+      continue;
+    }
+    const double weight = TresWeight(weights.tres[i]);
+    const double fraction = i < tres_fraction.size() ? Clamp01(tres_fraction[i]) : 0.0;
+    const double weighted = Quantize(fraction * weight);
+    if (i < tres_out.size()) {
+      tres_out[i] = weighted;
+    }
+    tres_sum += weighted;
   }
 
   out.site = ClampToInt32(in.site);
@@ -122,6 +155,13 @@ JobPriority ComputeJobPriority(const PriorityWeights& weights, const JobPriority
   } else {
     out.priority = static_cast<std::uint32_t>(out.sum);
   }
+  return out;
+}
+
+JobPriority ComputeJobPriority(const PriorityWeights& weights, const JobPriorityInputs& in) {
+  std::vector<double> tres(weights.tres.size());
+  JobPriority out = ComputeJobPriority(weights, in, in.tres_fraction, tres);
+  out.tres = std::move(tres);
   return out;
 }
 

@@ -585,5 +585,77 @@ TEST(JobPriority, FactorsMatchMultifactor) {
   EXPECT_LT(differing, cases / 100);
 }
 
+// Each weighted term is std::round(factor x weight / quantum) x quantum
+// exactly, halves away from zero included (the core rounds without libm).
+TEST(JobPriority, WeightedTermsAreRoundedToTheNearestQuantum) {
+  const auto expected = [](double factor, double weight) {
+    const double clamped = std::isnan(factor) || factor < 0 ? 0.0 : std::min(factor, 1.0);
+    return std::round(clamped * weight / kPriorityQuantum) * kPriorityQuantum;
+  };
+  PriorityWeights w;
+  w.qos = 1;
+  w.fairshare = 3;
+  w.partition = 0xffffffffU;
+  JobPriorityInputs in;
+  // A half quantum and the doubles just around it, times weights 1 and 3.
+  for (const double factor : {kPriorityQuantum / 2, std::nextafter(kPriorityQuantum / 2, 0.0),
+                              std::nextafter(kPriorityQuantum / 2, 1.0), 2.5 * kPriorityQuantum,
+                              1.5 * kPriorityQuantum, 0.0, 1.0, 0.123456789}) {
+    in.qos_norm = factor;
+    in.fair_share = factor;
+    in.partition_norm = factor;
+    const JobPriority p = ComputeJobPriority(w, in);
+    EXPECT_EQ(p.qos, expected(factor, 1)) << factor;
+    EXPECT_EQ(p.fairshare, expected(factor, 3)) << factor;
+    EXPECT_EQ(p.partition, expected(factor, 0xffffffffU)) << factor;
+  }
+  JobGenerator gen(9);
+  for (int i = 0; i < 20000; ++i) {
+    gen.NextCase();
+    const PriorityWeights rw = gen.Weights();
+    const JobPriorityInputs rin = gen.Job();
+    const JobPriority p = ComputeJobPriority(rw, rin);
+    ASSERT_EQ(p.qos, expected(rin.qos_norm, rw.qos)) << "case " << i;
+    ASSERT_EQ(p.assoc, expected(rin.assoc_norm, rw.assoc)) << "case " << i;
+    for (std::size_t k = 0; k < rw.tres.size(); ++k) {
+      const double fraction = k < rin.tres_fraction.size() ? rin.tres_fraction[k] : 0.0;
+      ASSERT_EQ(p.tres[k], expected(fraction, rw.tres[k])) << "case " << i << " tres " << k;
+    }
+  }
+}
+
+// The allocation-free form gives the same fields, its tres_out holding what
+// the vector form's `tres` holds (0 past the weights), whatever its size.
+TEST(JobPriority, SpanFormMatchesTheVectorForm) {
+  JobGenerator gen(10);
+  for (int i = 0; i < 20000; ++i) {
+    gen.NextCase();
+    const PriorityWeights w = gen.Weights();
+    JobPriorityInputs in = gen.Job();
+    const JobPriority want = ComputeJobPriority(w, in);
+    const std::vector<double> fractions = in.tres_fraction;
+    in.tres_fraction = {0.5, 0.5, 0.5};  // must not be read by the span form
+    std::vector<double> out(w.tres.size() + static_cast<std::size_t>(i % 3), -1.0);
+    if (i % 4 == 0 && !out.empty()) {
+      out.pop_back();  // shorter than the weights: the sum still counts them all
+    }
+    const JobPriority got = ComputeJobPriority(w, in, fractions, out);
+    ASSERT_EQ(got.priority, want.priority) << "case " << i;
+    ASSERT_EQ(got.sum, want.sum) << "case " << i;
+    ASSERT_EQ(got.age, want.age);
+    ASSERT_EQ(got.assoc, want.assoc);
+    ASSERT_EQ(got.fairshare, want.fairshare);
+    ASSERT_EQ(got.jobsize, want.jobsize);
+    ASSERT_EQ(got.partition, want.partition);
+    ASSERT_EQ(got.qos, want.qos);
+    ASSERT_EQ(got.site, want.site);
+    ASSERT_EQ(got.nice, want.nice);
+    ASSERT_TRUE(got.tres.empty());
+    for (std::size_t k = 0; k < out.size(); ++k) {
+      ASSERT_EQ(out[k], k < want.tres.size() ? want.tres[k] : 0.0) << "case " << i << " " << k;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace budget
