@@ -3,6 +3,7 @@
 
 #include <compare>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -48,6 +49,14 @@ CivilDate CivilFromDays(std::int64_t days);
 
 // How civil dates become instants. Month boundaries are midnight in the
 // cluster's time zone; the plugin uses the controller's local time, tests use UTC.
+//
+// Local() asks mktime(3) and localtime_r(3), and remembers their answers: the
+// months of every project begin on the same few dates, and glibc's mktime
+// checks the zone file on disk at every call (a stat(2) for each boundary of
+// each running job's accrual). A zone and its copies so see the rules in
+// force when each date or instant was first converted: a change of TZ or of
+// /etc/localtime reaches a new TimeZone (a new engine), not an existing one.
+// Thread-safe; copies share what was remembered.
 class TimeZone {
  public:
   static TimeZone Utc();
@@ -59,8 +68,10 @@ class TimeZone {
   CivilDate DateAt(UnixTime t) const;
 
  private:
-  explicit TimeZone(bool utc) : utc_(utc) {}
+  struct LocalMemo;
+  explicit TimeZone(bool utc);
   bool utc_;
+  std::shared_ptr<LocalMemo> memo_;  // local zones only
 };
 
 }  // namespace budget

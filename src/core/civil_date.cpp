@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <cstdio>
 #include <ctime>
+#include <mutex>
+#include <unordered_map>
 
 namespace budget {
 
@@ -101,12 +103,41 @@ CivilDate CivilFromDays(std::int64_t days) {
   return CivilDate{static_cast<int>(year), static_cast<int>(month), static_cast<int>(day)};
 }
 
+// What a local zone has converted so far. Bounded: a long-running
+// controller converts the same few month starts and one `now` per pass.
+struct TimeZone::LocalMemo {
+  static constexpr std::size_t kMaxMidnights = 4096;
+
+  std::mutex mutex;
+  std::unordered_map<std::int64_t, UnixTime> midnights;  // by DaysFromCivil
+  // The last DateAt: a pass asks it for every project at the same `now`.
+  bool has_date = false;
+  UnixTime date_instant = 0;
+  CivilDate date;
+};
+
+TimeZone::TimeZone(bool utc) : utc_(utc) {
+  if (!utc_) {
+    memo_ = std::make_shared<LocalMemo>();
+  }
+}
+
 TimeZone TimeZone::Utc() { return TimeZone(true); }
 TimeZone TimeZone::Local() { return TimeZone(false); }
 
 UnixTime TimeZone::MidnightOf(const CivilDate& d) const {
   if (utc_) {
     return DaysFromCivil(d) * kSecondsPerDay;
+  }
+  // Only real dates are remembered: mktime normalises the others (30 February),
+  // and their day count need not name the date mktime makes of them.
+  const bool remember = IsValidCivilDate(d);
+  const std::int64_t day = remember ? DaysFromCivil(d) : 0;
+  std::lock_guard lock(memo_->mutex);
+  if (remember) {
+    if (const auto hit = memo_->midnights.find(day); hit != memo_->midnights.end()) {
+      return hit->second;
+    }
   }
   std::tm tm{};
   tm.tm_year = d.year - 1900;
@@ -115,17 +146,32 @@ UnixTime TimeZone::MidnightOf(const CivilDate& d) const {
   // Let mktime decide whether DST is in force at that midnight; where a DST
   // change skips midnight, mktime normalises to the first instant of the day.
   tm.tm_isdst = -1;
-  return static_cast<UnixTime>(std::mktime(&tm));
+  const auto midnight = static_cast<UnixTime>(std::mktime(&tm));
+  if (remember) {
+    if (memo_->midnights.size() >= LocalMemo::kMaxMidnights) {
+      memo_->midnights.clear();
+    }
+    memo_->midnights.emplace(day, midnight);
+  }
+  return midnight;
 }
 
 CivilDate TimeZone::DateAt(UnixTime t) const {
   if (utc_) {
     return CivilFromDays(FloorDiv(t, kSecondsPerDay));
   }
+  std::lock_guard lock(memo_->mutex);
+  if (memo_->has_date && memo_->date_instant == t) {
+    return memo_->date;
+  }
   const auto tt = static_cast<std::time_t>(t);
   std::tm tm{};
   localtime_r(&tt, &tm);
-  return CivilDate{tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday};
+  const CivilDate date{tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday};
+  memo_->has_date = true;
+  memo_->date_instant = t;
+  memo_->date = date;
+  return date;
 }
 
 }  // namespace budget

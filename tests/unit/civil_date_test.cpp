@@ -148,5 +148,42 @@ TEST(TimeZone, LocalMidnightFollowsTheProcessZoneAndDst) {
   EXPECT_EQ(local.DateAt(local.MidnightOf({2026, 4, 1}) - 1), (CivilDate{2026, 3, 31}));
 }
 
+// Local() remembers what mktime and localtime_r answered (glibc's mktime
+// checks the zone file at every call): the same answers, from every copy; a
+// zone made after TZ changed sees the new rules.
+TEST(TimeZone, LocalRemembersTheAnswersOfTheCLibrary) {
+  std::optional<TimeZone> before;
+  {
+    const ScopedTz tz("CET-1CEST,M3.5.0,M10.5.0/3");
+    const TimeZone local = TimeZone::Local();
+    const TimeZone copy = local;  // NOLINT(performance-unnecessary-copy-initialization)
+    for (int round = 0; round < 2; ++round) {
+      for (int month = 1; month <= 12; ++month) {
+        std::tm tm{};
+        tm.tm_year = 2026 - 1900;
+        tm.tm_mon = month - 1;
+        tm.tm_mday = 1;
+        tm.tm_isdst = -1;
+        const auto want = static_cast<UnixTime>(std::mktime(&tm));
+        const TimeZone& zone = round == 0 ? local : copy;
+        ASSERT_EQ(zone.MidnightOf({2026, month, 1}), want) << month;
+        for (const UnixTime t : {want - 1, want, want + 86'399, want + 86'400}) {
+          const auto tt = static_cast<std::time_t>(t);
+          std::tm at{};
+          localtime_r(&tt, &at);
+          ASSERT_EQ(zone.DateAt(t), (CivilDate{at.tm_year + 1900, at.tm_mon + 1, at.tm_mday})) << t;
+        }
+      }
+    }
+    // 30 February is mktime's 2 March.
+    EXPECT_EQ(local.MidnightOf({2026, 2, 30}), local.MidnightOf({2026, 3, 2}));
+    before = local;
+  }
+  const ScopedTz utc_tz("UTC0");
+  EXPECT_EQ(TimeZone::Local().MidnightOf({2026, 7, 1}), TimeZone::Utc().MidnightOf({2026, 7, 1}));
+  EXPECT_EQ(before->MidnightOf({2026, 7, 1}),
+            TimeZone::Utc().MidnightOf({2026, 7, 1}) - 2 * 3600);  // CEST, as first answered
+}
+
 }  // namespace
 }  // namespace budget
