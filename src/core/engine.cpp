@@ -2,6 +2,10 @@
 #include "budget/engine.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string_view>
 #include <utility>
 
 #include "budget/state_file.hpp"
@@ -91,14 +95,57 @@ Result<std::unique_ptr<Engine>> Engine::Open(EngineOptions options, UnixTime now
 }
 
 void Engine::InstallConfig(BudgetConfig config) {
+  // The parser grew these vectors one record at a time; the engine keeps them
+  // for its whole life.
+  config.projects.shrink_to_fit();
+  config.partitions.shrink_to_fit();
   auto shared = std::make_shared<const BudgetConfig>(std::move(config));
-  terms_ = TermsOf(*shared);
-  term_index_.clear();
-  for (std::size_t i = 0; i < terms_.size(); ++i) {
-    term_index_[terms_[i].account] = i;
+  std::vector<ProjectTerms> terms = TermsOf(*shared);
+
+  // Lifecycle states follow their account into the new configuration.
+  std::vector<std::optional<ProjectState>> states(terms.size());
+  for (std::size_t i = 0; i < terms.size(); ++i) {
+    if (const std::size_t before = FindLocked(terms[i].account); before != kNoProject) {
+      states[i] = states_[before];
+    }
   }
+
+  std::size_t table = 2;
+  while (table < 2 * terms.size()) {
+    table *= 2;
+  }
+  std::vector<std::uint32_t> slots(table, kEmptySlot);
+  for (std::size_t i = 0; i < terms.size(); ++i) {
+    std::size_t slot = std::hash<std::string_view>{}(terms[i].account) & (table - 1);
+    while (slots[slot] != kEmptySlot) {
+      slot = (slot + 1) & (table - 1);
+    }
+    slots[slot] = static_cast<std::uint32_t>(i);
+  }
+
+  terms_ = std::move(terms);
+  slots_ = std::move(slots);
+  states_ = std::move(states);
+  factors_.assign(terms_.size(), Factors{});
+  view_project_ = kNoProject;
   config_ = std::move(shared);
-  cache_.clear();
+  ++generation_;
+}
+
+std::size_t Engine::FindLocked(std::string_view account) const {
+  if (slots_.empty()) {
+    return kNoProject;
+  }
+  const std::size_t mask = slots_.size() - 1;
+  for (std::size_t slot = std::hash<std::string_view>{}(account)&mask;; slot = (slot + 1) & mask) {
+    const std::uint32_t project = slots_[slot];
+    if (project == kEmptySlot) {
+      return kNoProject;
+    }
+    if (terms_[project].account == account) {
+      return project;
+    }
+  }
 }
 
 Status Engine::Reload(const std::string& config_path) {
@@ -129,12 +176,12 @@ void Engine::Accrue(std::string_view account, std::string_view user, std::string
                     std::int64_t nodes, UnixTime from, UnixTime to) {
   std::lock_guard lock(mutex_);
   const PartitionRate* rate = config_->FindPartition(partition);
-  const auto term = term_index_.find(std::string(account));
-  if (rate == nullptr || term == term_index_.end()) {
+  const std::size_t project = FindLocked(account);
+  if (rate == nullptr || project == kNoProject) {
     return;  // not billed (docs/design.md)
   }
-  ledger_.Accrue(terms_[term->second], options_.zone, user, *rate, nodes, from, to);
-  cache_.clear();
+  ledger_.Accrue(terms_[project], options_.zone, user, *rate, nodes, from, to);
+  ++generation_;
 }
 
 std::vector<ClosedMonth> Engine::Advance(UnixTime now) {
@@ -148,7 +195,7 @@ std::vector<ClosedMonth> Engine::Advance(UnixTime now) {
                              FormatGpuHours(c.row.graced) + ", remaining " +
                              FormatGpuHours(c.row.remaining));
   }
-  cache_.clear();
+  ++generation_;
   TrackStatesLocked(now);
   return closed;
 }
@@ -165,9 +212,8 @@ std::string WhyState(ProjectState state, const ProjectStatus& status, const Proj
              std::to_string(spec.calendar.months()) + ", " + FormatGpuHours(status.remaining) +
              " GPUh remaining";
     case ProjectState::kLow:
-      return "credit used up: jobs in the low partition only, " +
-             FormatGpuHours(status.low_used) + " of " + FormatGpuHours(status.low_allowance) +
-             " GPUh of low allowance used";
+      return "credit used up: jobs in the low partition only, " + FormatGpuHours(status.low_used) +
+             " of " + FormatGpuHours(status.low_allowance) + " GPUh of low allowance used";
     case ProjectState::kBlocked:
       return "credit and low allowance used up (" + FormatGpuHours(status.low_used) + " of " +
              FormatGpuHours(status.low_allowance) + " GPUh): no job may start";
@@ -182,24 +228,23 @@ std::string WhyState(ProjectState state, const ProjectStatus& status, const Proj
 
 void Engine::TrackStatesLocked(UnixTime now) {
   state_changes_.clear();
-  std::unordered_map<std::string, ProjectState> states;
   for (std::size_t i = 0; i < terms_.size(); ++i) {
     const ProjectTerms& terms = terms_[i];
-    const ProjectStatus status = StatusOf(ledger_, terms, options_.zone, now);
+    const ProjectView view = ComputeViewLocked(i, now);
+    const ProjectStatus& status = view.status;
     const ProjectSpec& spec = config_->projects[i];
-    states.emplace(terms.account, status.state);
-    const auto before = states_.find(terms.account);
-    if (before == states_.end()) {
+    const std::optional<ProjectState> before = states_[i];
+    if (!before) {
       Log(LogLevel::kDebug, "project " + terms.account + " is " + ToString(status.state) + " (" +
                                 WhyState(status.state, status, spec) + ")");
-    } else if (before->second != status.state) {
-      state_changes_.push_back(StateChange{terms.account, before->second, status.state});
-      Log(LogLevel::kInfo, "project " + terms.account + ": " + ToString(before->second) + " -> " +
+    } else if (*before != status.state) {
+      state_changes_.push_back(StateChange{terms.account, *before, status.state});
+      Log(LogLevel::kInfo, "project " + terms.account + ": " + ToString(*before) + " -> " +
                                ToString(status.state) + " (" +
                                WhyState(status.state, status, spec) + ")");
     }
+    states_[i] = status.state;
   }
-  states_ = std::move(states);
 }
 
 std::vector<StateChange> Engine::last_state_changes() const {
@@ -209,13 +254,12 @@ std::vector<StateChange> Engine::last_state_changes() const {
 
 Admission Engine::Admit(const AdmissionRequest& request, UnixTime now) {
   std::lock_guard lock(mutex_);
-  const auto term = term_index_.find(request.account);
-  if (term == term_index_.end()) {
+  const std::size_t project = FindLocked(request.account);
+  if (project == kNoProject) {
     return budget::Admit(*config_, nullptr, nullptr, options_.zone, now, request);
   }
-  const ProjectStatus status = StatusOf(ledger_, terms_[term->second], options_.zone, now);
-  return budget::Admit(*config_, &config_->projects[term->second], &status, options_.zone, now,
-                       request);
+  const ProjectStatus status = StatusOf(ledger_, terms_[project], options_.zone, now);
+  return budget::Admit(*config_, &config_->projects[project], &status, options_.zone, now, request);
 }
 
 Status Engine::Save(UnixTime now) {
@@ -235,21 +279,9 @@ UnixTime Engine::accounted_until() const {
   return accounted_until_;
 }
 
-std::optional<ProjectView> Engine::ProjectLocked(std::string_view account, UnixTime now) {
-  if (now != cache_now_) {
-    cache_.clear();
-    cache_now_ = now;
-  }
-  const std::string key(account);
-  if (const auto hit = cache_.find(key); hit != cache_.end()) {
-    return hit->second;
-  }
-  const auto term = term_index_.find(key);
-  if (term == term_index_.end()) {
-    return std::nullopt;
-  }
-
-  const ProjectTerms& terms = terms_[term->second];
+// Computes the view, and keeps the factors a pass needs from it.
+ProjectView Engine::ComputeViewLocked(std::size_t project, UnixTime now) {
+  const ProjectTerms& terms = terms_[project];
   ProjectView view;
   view.status = StatusOf(ledger_, terms, options_.zone, now);
   view.fair_share = ComputeFairShare(FairShareInputs{
@@ -263,8 +295,44 @@ std::optional<ProjectView> Engine::ProjectLocked(std::string_view account, UnixT
   if (view.status.state == ProjectState::kActive) {
     view.shares_gpu_hours = ToGpuHours(std::max<GpuSeconds>(0, view.status.open.expected));
   }
-  cache_.emplace(key, view);
+
+  Factors& factors = factors_[project];
+  factors.now = now;
+  factors.generation = generation_;
+  factors.budgeted = view.fair_share.factor;
+  // In the low partition every project ranks in the low band, by its low usage.
+  const ProjectState state = view.status.state;
+  factors.low = state == ProjectState::kEnded || state == ProjectState::kBlocked
+                    ? 0.0
+                    : ComputeFairShare(FairShareInputs{
+                                           .state = ProjectState::kLow,
+                                           .monthly_budget = terms.MonthlyBudget(),
+                                           .low_used = view.status.low_used,
+                                       })
+                          .factor;
   return view;
+}
+
+const Engine::Factors& Engine::FactorsLocked(std::size_t project, UnixTime now) {
+  const Factors& factors = factors_[project];
+  if (factors.now != now || factors.generation != generation_) {
+    ComputeViewLocked(project, now);
+  }
+  return factors;
+}
+
+std::optional<ProjectView> Engine::ProjectLocked(std::string_view account, UnixTime now) {
+  const std::size_t project = FindLocked(account);
+  if (project == kNoProject) {
+    return std::nullopt;
+  }
+  if (project != view_project_ || now != view_now_ || generation_ != view_generation_) {
+    view_ = ComputeViewLocked(project, now);
+    view_project_ = project;
+    view_now_ = now;
+    view_generation_ = generation_;
+  }
+  return view_;
 }
 
 std::optional<ProjectView> Engine::Project(std::string_view account, UnixTime now) {
@@ -299,25 +367,12 @@ double Engine::FairShareLocked(std::string_view account, std::string_view partit
   if (rate == nullptr) {
     return 0.0;
   }
-  const auto view = ProjectLocked(account, now);
-  if (!view) {
+  const std::size_t project = FindLocked(account);
+  if (project == kNoProject) {
     return 0.0;
   }
-  if (rate->role == PartitionRole::kBudgeted) {
-    return view->fair_share.factor;
-  }
-  // In the low partition every project ranks in the low band, by its low usage.
-  const ProjectState state = view->status.state;
-  if (state == ProjectState::kEnded || state == ProjectState::kBlocked) {
-    return 0.0;
-  }
-  const auto& terms = terms_[term_index_.at(std::string(account))];
-  return ComputeFairShare(FairShareInputs{
-                              .state = ProjectState::kLow,
-                              .monthly_budget = terms.MonthlyBudget(),
-                              .low_used = view->status.low_used,
-                          })
-      .factor;
+  const Factors& factors = FactorsLocked(project, now);
+  return rate->role == PartitionRole::kBudgeted ? factors.budgeted : factors.low;
 }
 
 JobPriority Engine::Priority(std::string_view account, std::string_view partition,
@@ -325,6 +380,14 @@ JobPriority Engine::Priority(std::string_view account, std::string_view partitio
   std::lock_guard lock(mutex_);
   inputs.fair_share = FairShareLocked(account, partition, inputs.now);
   return ComputeJobPriority(weights_, inputs);
+}
+
+JobPriority Engine::Priority(std::string_view account, std::string_view partition,
+                             JobPriorityInputs inputs, std::span<const double> tres_fraction,
+                             std::span<double> tres_out) {
+  std::lock_guard lock(mutex_);
+  inputs.fair_share = FairShareLocked(account, partition, inputs.now);
+  return ComputeJobPriority(weights_, inputs, tres_fraction, tres_out);
 }
 
 Ledger Engine::ledger() const {

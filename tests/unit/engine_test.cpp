@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -155,6 +156,112 @@ TEST_F(EngineLifecycle, AdmitTreatsAnAccountWithoutProjectAsUnbudgeted) {
   const Admission a = engine->Admit(AdmissionRequest{"ops", {"normal"}, 0}, At(2026, 5, 10));
   EXPECT_EQ(a.action, AdmissionAction::kReject);
   EXPECT_EQ(a.cause, AdmissionCause::kUnbudgetedAccount);
+}
+
+// The views and factors a pass reuses (engine.hpp: one computation per
+// project per `now`) never outlive a change of the ledger or the projects.
+using EngineCache = EngineLifecycle;
+
+constexpr std::string_view kTwoProjects =
+    "PartitionName=normal Role=budgeted GpuhPerNodeHour=4\n"
+    "PartitionName=low Role=low GpuhPerNodeHour=4\n"
+    "Project=chem Kind=small Credit=6000 Created=2026-03-15 PIs=ana.muster@unibe.ch\n"
+    "Project=phys Kind=small Credit=6000 Created=2026-03-15 PIs=ben.muster@unibe.ch\n";
+
+PriorityWeights FairShareOnly() {
+  PriorityWeights w;
+  w.fairshare = 10'000'000;
+  return w;
+}
+
+double FairShareColumn(Engine& engine, std::string_view account, std::string_view partition,
+                       UnixTime now) {
+  JobPriorityInputs in;
+  in.now = now;
+  return engine.Priority(account, partition, in).fairshare;
+}
+
+TEST_F(EngineCache, UsageAccruedAtTheSameInstantIsSeenAtOnce) {
+  const UnixTime now = At(2026, 4, 15);
+  auto engine = Open(now);
+  ASSERT_NE(engine, nullptr);
+  engine->SetWeights(FairShareOnly());
+  const double before = engine->Project("chem", now)->fair_share.factor;
+  EXPECT_EQ(FairShareColumn(*engine, "chem", "normal", now),
+            std::round(before * 10'000'000 / kPriorityQuantum) * kPriorityQuantum);
+  const double low_before = FairShareColumn(*engine, "chem", "low", now);
+
+  engine->Accrue("chem", "alice", "normal", 10, now - 7200, now);  // 80 GPUh
+  engine->Accrue("chem", "alice", "low", 10, now - 7200, now);
+  const double after = engine->Project("chem", now)->fair_share.factor;
+  EXPECT_LT(after, before);
+  EXPECT_LT(FairShareColumn(*engine, "chem", "normal", now),
+            before * 10'000'000 - kPriorityQuantum);
+  EXPECT_LT(FairShareColumn(*engine, "chem", "low", now), low_before);
+}
+
+TEST_F(EngineCache, EachProjectKeepsItsOwnViewWhenAskedInTurn) {
+  Write(conf_, kTwoProjects);
+  const UnixTime now = At(2026, 4, 15);
+  auto engine = Open(now);
+  ASSERT_NE(engine, nullptr);
+  engine->SetWeights(FairShareOnly());
+  engine->Accrue("phys", "bob", "normal", 100, now - 36'000, now);  // 4,000 GPUh: ahead
+  engine->Advance(now);
+  for (int round = 0; round < 2; ++round) {
+    EXPECT_EQ(engine->Project("chem", now)->fair_share.band, FairShareBand::kBehind);
+    EXPECT_EQ(engine->Project("phys", now)->fair_share.band, FairShareBand::kAhead);
+  }
+  EXPECT_FALSE(engine->Project("nobody", now).has_value());
+  EXPECT_GT(FairShareColumn(*engine, "chem", "normal", now),
+            FairShareColumn(*engine, "phys", "normal", now));
+  EXPECT_EQ(FairShareColumn(*engine, "nobody", "normal", now), 0.0);
+  EXPECT_EQ(FairShareColumn(*engine, "chem", "scratch", now), 0.0);  // not in budget.conf
+}
+
+TEST_F(EngineCache, AReloadReplacesTheViewsOfTheSameInstant) {
+  const UnixTime now = At(2026, 5, 10);
+  auto engine = Open(now);
+  ASSERT_NE(engine, nullptr);
+  EXPECT_EQ(engine->Project("chem", now)->status.state, ProjectState::kActive);
+  Write(conf_, kTwoProjects);
+  ASSERT_TRUE(engine->Reload(conf_).ok());
+  EXPECT_TRUE(engine->Project("phys", now).has_value());
+  Write(conf_,
+        "PartitionName=normal Role=budgeted GpuhPerNodeHour=4\n"
+        "PartitionName=low Role=low GpuhPerNodeHour=4\n"
+        "Project=phys Kind=small Credit=6000 Created=2026-03-15 PIs=ben.muster@unibe.ch\n");
+  ASSERT_TRUE(engine->Reload(conf_).ok());
+  EXPECT_FALSE(engine->Project("chem", now).has_value());
+  EXPECT_EQ(engine->Project("phys", now)->status.state, ProjectState::kActive);
+}
+
+TEST_F(EngineCache, BothPriorityFormsAgree) {
+  Write(conf_, kTwoProjects);
+  const UnixTime now = At(2026, 4, 15);
+  auto engine = Open(now);
+  ASSERT_NE(engine, nullptr);
+  PriorityWeights w = FairShareOnly();
+  w.qos = 1000;
+  w.tres = {0.0, 250.0, 0.0};
+  engine->SetWeights(w);
+  engine->Accrue("phys", "bob", "low", 3, now - 3600, now);
+  for (const char* account : {"chem", "phys", "nobody"}) {
+    for (const char* partition : {"normal", "low", "scratch"}) {
+      JobPriorityInputs in;
+      in.now = now;
+      in.qos_norm = 0.5;
+      in.tres_fraction = {1.0, 0.75, 1.0};
+      const JobPriority want = engine->Priority(account, partition, in);
+      const std::vector<double> fractions = in.tres_fraction;
+      in.tres_fraction.clear();
+      std::vector<double> tres(4, -1.0);
+      const JobPriority got = engine->Priority(account, partition, in, fractions, tres);
+      EXPECT_EQ(got.priority, want.priority) << account << " " << partition;
+      EXPECT_EQ(got.fairshare, want.fairshare) << account << " " << partition;
+      EXPECT_EQ(tres, (std::vector<double>{0.0, 187.5, 0.0, 0.0}));
+    }
+  }
 }
 
 }  // namespace
