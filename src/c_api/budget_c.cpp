@@ -5,6 +5,7 @@
 #include <exception>
 #include <memory>
 #include <new>
+#include <span>
 #include <string>
 #include <utility>
 
@@ -277,20 +278,19 @@ budget_status budget_engine_job_priority(budget_engine* engine, const budget_job
     in.cluster_nodes = job->cluster_nodes;
     in.cluster_cpus = job->cluster_cpus;
     in.time_limit_minutes = job->time_limit_minutes;
-    in.tres_fraction.assign(job->tres_fraction, job->tres_fraction + job->tres_count);
     in.site = job->site;
     in.nice = job->nice;
+    // The TRES arrays are the caller's: nothing is allocated for a job.
     const budget::JobPriority p =
-        engine->engine->Priority(View(job->account), View(job->partition), std::move(in));
+        engine->engine->Priority(View(job->account), View(job->partition), std::move(in),
+                                 std::span<const double>(job->tres_fraction, job->tres_count),
+                                 std::span<double>(out->tres, job->tres_count));
     out->age = p.age;
     out->assoc = p.assoc;
     out->fairshare = p.fairshare;
     out->jobsize = p.jobsize;
     out->partition = p.partition;
     out->qos = p.qos;
-    for (std::uint32_t i = 0; i < job->tres_count; ++i) {
-      out->tres[i] = i < p.tres.size() ? p.tres[i] : 0.0;
-    }
     out->site = p.site;
     out->nice = p.nice;
     out->priority = p.priority;
