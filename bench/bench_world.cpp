@@ -292,8 +292,7 @@ std::vector<PendingJob> MakePendingJobs(const Site& site, std::size_t count) {
     in.cluster_nodes = 4;
     in.cluster_cpus = 4 * 288;
     in.time_limit_minutes = 1440;
-    in.tres_fraction.assign(kTresCount, 0.0);
-    in.tres_fraction[kGpuTresIndex] = static_cast<double>(in.min_nodes) / 4.0;
+    job.tres_fraction[kGpuTresIndex] = static_cast<double>(in.min_nodes) / 4.0;
   }
   return jobs;
 }

@@ -1,6 +1,7 @@
 // A synthetic site for the benchmarks: M projects with U users, a year of usage, pending jobs.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -90,7 +91,8 @@ std::string SiteUser(int project, int user);
 struct PendingJob {
   int project = 0;
   int partition = 0;  // index into kJobPartitions
-  JobPriorityInputs inputs;
+  JobPriorityInputs inputs;  // inputs.tres_fraction left empty: see tres_fraction
+  std::array<double, kTresCount> tres_fraction{};  // for the span forms (no allocation)
 };
 // normal and debug are budgeted, low is the low partition, scratch is not in
 // budget.conf (fair-share 0).

@@ -6,6 +6,7 @@
 // Sites are synthetic but deterministic (bench_world.hpp).
 #include <benchmark/benchmark.h>
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -47,30 +48,34 @@ void BM_ComputeJobPriority(benchmark::State& state) {
   Site& site = SiteOf(kSiteProjects, kSiteUsers);
   const std::vector<PendingJob> jobs = MakePendingJobs(site, 1024);
   const PriorityWeights weights = SiteWeights();
+  std::array<double, kTresCount> tres{};
   std::size_t i = 0;
   for (auto _ : state) {
     const PendingJob& job = jobs[i++ & 1023];
-    benchmark::DoNotOptimize(ComputeJobPriority(weights, job.inputs));
+    benchmark::DoNotOptimize(ComputeJobPriority(weights, job.inputs, job.tres_fraction, tres));
   }
   PerItem(state, 1);
 }
 BENCHMARK(BM_ComputeJobPriority);
 
-// A periodic pass re-ranking N pending jobs with Engine::Priority: a new `now`
-// each pass, so every project's view is computed again once per pass.
+// A periodic pass re-ranking N pending jobs with Engine::Priority (its
+// allocation-free form): a new `now` each pass, so every project's factors are
+// computed again, once, in the pass.
 void BM_PriorityPass(benchmark::State& state) {
   Site& site = SiteOf(kSiteProjects, kSiteUsers);
   const auto n = static_cast<std::size_t>(state.range(0));
   const std::vector<PendingJob> jobs = MakePendingJobs(site, n);
   Engine& engine = site.engine();
+  std::array<double, kTresCount> tres{};
   UnixTime now = BenchNow();
   for (auto _ : state) {
     ++now;
     for (const PendingJob& job : jobs) {
       JobPriorityInputs in = job.inputs;
       in.now = now;
-      benchmark::DoNotOptimize(
-          engine.Priority(site.account(job.project), kJobPartitions[job.partition], std::move(in)));
+      benchmark::DoNotOptimize(engine.Priority(site.account(job.project),
+                                               kJobPartitions[job.partition], std::move(in),
+                                               job.tres_fraction, tres));
     }
   }
   PerItem(state, state.range(0));
@@ -109,7 +114,7 @@ void BM_PriorityPassCApi(benchmark::State& state) {
           .cluster_cpus = in.cluster_cpus,
           .time_limit_minutes = in.time_limit_minutes,
           .tres_count = kTresCount,
-          .tres_fraction = in.tres_fraction.data(),
+          .tres_fraction = job.tres_fraction.data(),
           .site = in.site,
           .nice = in.nice,
       };
@@ -284,7 +289,7 @@ void BM_CorePass(benchmark::State& state) {
           .cluster_cpus = in.cluster_cpus,
           .time_limit_minutes = in.time_limit_minutes,
           .tres_count = kTresCount,
-          .tres_fraction = in.tres_fraction.data(),
+          .tres_fraction = job.tres_fraction.data(),
           .site = in.site,
           .nice = in.nice,
       };
