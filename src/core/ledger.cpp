@@ -35,6 +35,9 @@ GpuSeconds Sum(const std::vector<GpuSeconds>& v, std::size_t first) {
 void AddAt(std::vector<GpuSeconds>& v, int month, GpuSeconds amount) {
   const auto index = static_cast<std::size_t>(month);
   if (v.size() <= index) {
+    // Exactly the months used, not vector's doubling: the ledger lives as long
+    // as the controller, and a vector grows by at most one month a month.
+    v.reserve(index + 1);
     v.resize(index + 1, 0);
   }
   // Saturates: no real usage comes near 2^63 GPU-seconds, but a wrapped sum
