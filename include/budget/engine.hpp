@@ -103,10 +103,9 @@ class Engine {
   std::shared_ptr<const BudgetConfig> config() const;
 
  private:
-  // The budget factors of one project at `now`, valid while `generation`
-  // equals the engine's: what a pass needs for every pending job.
+  // The budget factors of one project, valid while `generation` equals the
+  // engine's: what a pass needs for every pending job.
   struct Factors {
-    UnixTime now = -1;
     std::uint64_t generation = 0;
     double budgeted = 0.0;  // in a budgeted partition: ProjectView::fair_share.factor
     double low = 0.0;       // in the low partition: the low band, or 0 (blocked, ended)
@@ -117,6 +116,8 @@ class Engine {
   void InstallConfig(BudgetConfig config);
   // The index into terms_ of a project, or kNoProject.
   std::size_t FindLocked(std::string_view account) const;
+  // Starts a new generation when `now` is not the one of the current one.
+  void AtLocked(UnixTime now);
   ProjectView ComputeViewLocked(std::size_t project, UnixTime now);
   const Factors& FactorsLocked(std::size_t project, UnixTime now);
   std::optional<ProjectView> ProjectLocked(std::string_view account, UnixTime now);
@@ -140,15 +141,16 @@ class Engine {
   PriorityWeights weights_;
   UnixTime accounted_until_ = 0;
 
-  // Bumped by every change of the ledger or the configuration: cached views
-  // and factors of an older generation are stale.
+  // Bumped by every change of the ledger, the configuration or the `now`
+  // asked about (generation_now_): cached views and factors of an older
+  // generation are stale.
   std::uint64_t generation_ = 1;
+  UnixTime generation_now_ = -1;
   // Per project of terms_: its factors at the last `now` asked for.
   std::vector<Factors> factors_;
   // The last view Project() computed: the plugin asks for one project several
   // times in a row (its sshare row, then each user's row).
   std::size_t view_project_ = kNoProject;
-  UnixTime view_now_ = -1;
   std::uint64_t view_generation_ = 0;
   ProjectView view_;
 

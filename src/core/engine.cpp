@@ -296,8 +296,8 @@ ProjectView Engine::ComputeViewLocked(std::size_t project, UnixTime now) {
     view.shares_gpu_hours = ToGpuHours(std::max<GpuSeconds>(0, view.status.open.expected));
   }
 
+  AtLocked(now);
   Factors& factors = factors_[project];
-  factors.now = now;
   factors.generation = generation_;
   factors.budgeted = view.fair_share.factor;
   // In the low partition every project ranks in the low band, by its low usage.
@@ -313,9 +313,17 @@ ProjectView Engine::ComputeViewLocked(std::size_t project, UnixTime now) {
   return view;
 }
 
+void Engine::AtLocked(UnixTime now) {
+  if (now != generation_now_) {
+    ++generation_;
+    generation_now_ = now;
+  }
+}
+
 const Engine::Factors& Engine::FactorsLocked(std::size_t project, UnixTime now) {
+  AtLocked(now);
   const Factors& factors = factors_[project];
-  if (factors.now != now || factors.generation != generation_) {
+  if (factors.generation != generation_) {
     ComputeViewLocked(project, now);
   }
   return factors;
@@ -326,10 +334,10 @@ std::optional<ProjectView> Engine::ProjectLocked(std::string_view account, UnixT
   if (project == kNoProject) {
     return std::nullopt;
   }
-  if (project != view_project_ || now != view_now_ || generation_ != view_generation_) {
+  AtLocked(now);
+  if (project != view_project_ || generation_ != view_generation_) {
     view_ = ComputeViewLocked(project, now);
     view_project_ = project;
-    view_now_ = now;
     view_generation_ = generation_;
   }
   return view_;
