@@ -717,8 +717,19 @@ static void _apply_lifecycle(job_record_t *job_ptr, time_t now)
 	job_ptr->state_desc = xstrdup(verdict.hold_reason);
 }
 
+/* Microseconds on the monotonic clock since `start`. */
+static int64_t _usec_since(const struct timespec *start)
+{
+	struct timespec end;
+
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	return (int64_t) (end.tv_sec - start->tv_sec) * 1000000 +
+		(end.tv_nsec - start->tv_nsec) / 1000;
+}
+
 /* The periodic pass: accrue, close months, publish, apply the lifecycle to
- * pending jobs, re-rank them. */
+ * pending jobs, re-rank them. DebugFlags=Priority logs its duration and how
+ * long it held the job write lock (docs/performance.md). */
 static void _calc_pass(time_t now)
 {
 	slurmctld_lock_t job_write_lock =
@@ -730,8 +741,13 @@ static void _calc_pass(time_t now)
 	ListIterator itr;
 	job_record_t *job_ptr;
 	time_t from;
+	struct timespec pass_start, locked_at;
+	int64_t lock_usec;
+	uint32_t ranked = 0;
 
+	clock_gettime(CLOCK_MONOTONIC, &pass_start);
 	lock_slurmctld(job_write_lock);
+	clock_gettime(CLOCK_MONOTONIC, &locked_at);
 	assoc_mgr_lock(&locks);
 	from = _get_last_ran();
 	if (now > from)
@@ -758,6 +774,7 @@ static void _calc_pass(time_t now)
 		     !(prio_flags & PRIORITY_FLAGS_CALCULATE_RUNNING)))
 			continue;
 		prio = _job_priority(job_ptr, now);
+		ranked++;
 		if (prio && (!(prio_flags & PRIORITY_FLAGS_INCR_ONLY) ||
 			     (job_ptr->priority < prio)))
 			job_ptr->priority = prio;
@@ -767,9 +784,13 @@ static void _calc_pass(time_t now)
 	_set_last_ran(now);
 	assoc_mgr_unlock(&locks);
 	unlock_slurmctld(job_write_lock);
+	lock_usec = _usec_since(&locked_at);
 
 	if (budget_engine_save(engine, now, &err))
 		error("%s: ledger not saved: %s", plugin_type, err.text);
+	log_flag(PRIO, "%s: pass ranked %u jobs in %"PRId64
+		 " usec, job write lock held %"PRId64" usec",
+		 plugin_type, ranked, _usec_since(&pass_start), lock_usec);
 }
 
 /*
