@@ -31,7 +31,7 @@ banner() { printf '\n\033[1m### %s\033[0m\n' "$*"; }
 banner "Installing packages and building (CMake preset ci)"
 "$repo/scripts/install-deps.sh"
 cmake --preset ci -S "$repo" >/dev/null
-cmake --build "$repo/build/ci" -j2 --target priority_budget sbudget
+cmake --build "$repo/build/ci" -j2 --target priority_budget job_submit_budget sbudget
 build=$repo/build/ci
 sbudget=$build/src/cli/sbudget
 
@@ -44,7 +44,8 @@ fixture_budget_conf "$work/budget.conf"
 
 export PRIORITY_TYPE=priority/budget
 export EXTRA_PLUGIN_DIR=$build/src/slurm
-export EXTRA_SLURM_CONF="PriorityParameters=budget_conf=$work/budget.conf"
+export EXTRA_SLURM_CONF="PriorityParameters=budget_conf=$work/budget.conf
+JobSubmitPlugins=budget"
 FRESH=1 cluster_start
 for p in behind on ahead close acct; do
   accounts_account "p_$p"
