@@ -8,6 +8,7 @@ build_packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libcli11-dev nlohmann-json3-dev libfmt-dev
   clang-format clang-tidy dpkg-dev
+  clang libclang-rt-14-dev
 )
 cluster_packages=(
   munge slurmctld slurmd slurmdbd slurm-client mariadb-server jq
