@@ -45,6 +45,19 @@ foreach(_page IN LISTS _budget_man_sources)
 endforeach()
 add_custom_target(budget_man_pages ALL DEPENDS ${_budget_man_outputs})
 
+# Every man page renders without a groff or man warning (needs man-db).
+find_program(BUDGET_MAN man)
+if(BUDGET_BUILD_TESTS AND BUDGET_MAN AND _budget_man_sources)
+  add_test(NAME ManPages.RenderWithoutWarnings
+    COMMAND sh -c [[
+      status=0
+      for page in "$@"; do
+        out=$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l "$page" 2>&1 >/dev/null)
+        if [ -n "$out" ]; then echo "$page:"; echo "$out"; status=1; fi
+      done
+      exit $status]] sh ${_budget_man_sources})
+endif()
+
 file(GLOB _budget_docs CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/docs/*.md)
 install(FILES ${PROJECT_SOURCE_DIR}/README.md ${_budget_docs} DESTINATION ${_budget_doc_dir})
 install(FILES ${PROJECT_SOURCE_DIR}/docs/examples/budget.conf ${PROJECT_SOURCE_DIR}/slurm.conf.example

@@ -124,13 +124,17 @@ man_clean() {
     return 1
   }
 }
-while read -r page; do
-  name=${page##*/}
-  name=${name%.gz}
-  check "man -w finds ${name%.*}(${name##*.}) at $page" \
-    test "$(man -w "${name##*.}" "${name%.*}" 2>/dev/null)" = "$page"
-  check "${name%.*}(${name##*.}) renders without warnings" man_clean "$page"
-done < <(grep '^/usr/share/man/man./.*\.gz$' <<<"$files")
+if command -v man >/dev/null; then
+  while read -r page; do
+    name=${page##*/}
+    name=${name%.gz}
+    check "man -w finds ${name%.*}(${name##*.}) at $page" \
+      test "$(man -w "${name##*.}" "${name%.*}" 2>/dev/null)" = "$page"
+    check "${name%.*}(${name##*.}) renders without warnings" man_clean "$page"
+  done < <(grep '^/usr/share/man/man./.*\.gz$' <<<"$files")
+else
+  echo "skip the man checks: man is not installed (apt-get install man-db)"
+fi
 
 section "2. slurmctld loads the plugins from the stock PluginDir"
 fixture_dates
