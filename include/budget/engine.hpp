@@ -50,10 +50,13 @@ class Engine {
   // Reads budget.conf (every error logged; the first returned) and the ledger
   // (a corrupt copy falls back to the previous one, with a logged warning; both
   // unreadable is an error, never a silent reset), then closes every month
-  // that ended before `now`.
+  // that ended before `now`. budget.conf, the ledger and its previous copy
+  // must pass CheckTrustedFile (file_trust.hpp): a file another user could
+  // write is refused with a logged error naming it and its mode.
   static Result<std::unique_ptr<Engine>> Open(EngineOptions options, UnixTime now);
 
-  // Re-reads budget.conf; on error the last good configuration stays.
+  // Re-reads budget.conf; on error (including a file CheckTrustedFile
+  // refuses) the last good configuration stays.
   Status Reload(const std::string& config_path);
   void SetHalfLife(std::int64_t half_life_seconds);
   void SetWeights(PriorityWeights weights);

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <utility>
 
+#include "budget/file_trust.hpp"
 #include "budget/state_file.hpp"
 
 namespace budget {
@@ -64,6 +65,19 @@ void Engine::Log(LogLevel level, const std::string& message) const {
 
 Result<std::unique_ptr<Engine>> Engine::Open(EngineOptions options, UnixTime now) {
   std::unique_ptr<Engine> engine(new Engine(std::move(options)));
+  // Files other users could write would let them grant themselves credit.
+  std::vector<std::pair<std::string, std::string_view>> trusted{
+      {engine->options_.config_path, "budget.conf"}};
+  if (!engine->options_.state_path.empty()) {
+    trusted.emplace_back(engine->options_.state_path, "ledger");
+    trusted.emplace_back(engine->options_.state_path + ".old", "ledger");
+  }
+  for (const auto& [path, what] : trusted) {
+    if (Status checked = CheckTrustedFile(path, what); !checked.ok()) {
+      engine->Log(LogLevel::kError, checked.error());
+      return Error{checked.error()};
+    }
+  }
   auto config = LoadBudgetConfig(engine->options_.config_path);
   if (!config) {
     for (const auto& line : SplitLines(config.error())) {
@@ -149,6 +163,11 @@ std::size_t Engine::FindLocked(std::string_view account) const {
 }
 
 Status Engine::Reload(const std::string& config_path) {
+  if (Status checked = CheckTrustedFile(config_path, "budget.conf"); !checked.ok()) {
+    std::lock_guard lock(mutex_);
+    Log(LogLevel::kError, checked.error());
+    return checked;
+  }
   auto config = LoadBudgetConfig(config_path);
   std::lock_guard lock(mutex_);
   if (!config) {
