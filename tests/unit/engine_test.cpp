@@ -1,18 +1,24 @@
 // Tests of the engine's lifecycle bookkeeping: state changes logged by Advance with an injected
-// clock, and Admit answering from the configuration and ledger in force (engine.hpp).
+// clock, Admit answering from the configuration and ledger in force, and robustness (clock
+// going back or jumping, file permissions, concurrent callers) (engine.hpp).
 #include "budget/engine.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <memory>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
+
+#include "budget/state_file.hpp"
 
 namespace budget {
 namespace {
@@ -262,6 +268,191 @@ TEST_F(EngineCache, BothPriorityFormsAgree) {
       EXPECT_EQ(tres, (std::vector<double>{0.0, 187.5, 0.0, 0.0}));
     }
   }
+}
+
+// --- Robustness: the clock, file permissions and threads --------------------------------
+
+class EngineRobustness : public EngineLifecycle {
+ protected:
+  std::unique_ptr<Engine> OpenWithLedger(UnixTime now, std::vector<std::string>* errors = nullptr) {
+    EngineOptions options;
+    options.config_path = conf_;
+    options.state_path = (dir_ / "ledger").string();
+    options.zone = TimeZone::Utc();
+    options.half_life_seconds = 7 * 24 * kHour;
+    options.log = [errors](LogLevel level, const std::string& line) {
+      if (errors != nullptr && level == LogLevel::kError) {
+        errors->push_back(line);
+      }
+    };
+    auto engine = Engine::Open(std::move(options), now);
+    if (!engine.ok()) {
+      last_error_ = engine.error();
+      return nullptr;
+    }
+    return std::move(engine).value();
+  }
+
+  static GpuSeconds Charged(const Engine& engine, std::string_view account) {
+    const Ledger ledger = engine.ledger();
+    const ProjectUsage* project = ledger.Find(account);
+    return project == nullptr ? 0 : project->total.Total();
+  }
+
+  std::string last_error_;
+};
+
+TEST_F(EngineRobustness, AClockGoingBackChargesNothingAndReopensNoMonth) {
+  auto engine = OpenWithLedger(At(2026, 5, 2));
+  ASSERT_NE(engine, nullptr);
+  engine->Accrue("chem", "alice", "normal", 2, At(2026, 5, 1), At(2026, 5, 2));  // 192 GPUh
+  EXPECT_EQ(Charged(*engine, "chem"), GpuHours(192));
+  EXPECT_EQ(engine->ledger().Find("chem")->closed_months, 1);  // April
+
+  // The clock steps back a week, into the closed April: a pass accrues from
+  // the last pass's time to the new, earlier `now`, which is an empty span.
+  const UnixTime back = At(2026, 4, 25);
+  engine->Accrue("chem", "alice", "normal", 2, At(2026, 5, 2), back);
+  EXPECT_TRUE(engine->Advance(back).empty());
+  EXPECT_EQ(Charged(*engine, "chem"), GpuHours(192));
+  EXPECT_EQ(engine->ledger().Find("chem")->closed_months, 1);
+  const std::optional<ProjectView> view = engine->Project("chem", back);
+  ASSERT_TRUE(view.has_value());
+  EXPECT_GE(view->status.used_this_month, 0);
+  EXPECT_GE(view->status.decayed_usage, 0.0);
+
+  // Back at the right time, April is not closed a second time.
+  EXPECT_TRUE(engine->Advance(At(2026, 5, 3)).empty());
+  EXPECT_EQ(engine->ledger().Find("chem")->closed_months, 1);
+}
+
+TEST_F(EngineRobustness, AJumpOfSeveralMonthsClosesEachMonthOnce) {
+  auto engine = OpenWithLedger(At(2026, 4, 10));
+  ASSERT_NE(engine, nullptr);
+  engine->Accrue("chem", "alice", "normal", 1, At(2026, 4, 10), At(2026, 4, 11));  // 96 GPUh
+  const std::vector<ClosedMonth> closed = engine->Advance(At(2026, 7, 20));        // + 101 days
+  ASSERT_EQ(closed.size(), 3U);
+  for (std::size_t i = 0; i < closed.size(); ++i) {
+    EXPECT_EQ(closed[i].month, static_cast<int>(i) + 1);
+  }
+  EXPECT_EQ(closed[0].row.used, GpuHours(96));
+  EXPECT_EQ(closed[1].row.used, 0);
+  EXPECT_TRUE(engine->Advance(At(2026, 7, 20)).empty());
+  EXPECT_TRUE(engine->Advance(At(2026, 7, 1)).empty());  // and back again
+  EXPECT_EQ(engine->ledger().Find("chem")->closed_months, 3);
+
+  // A restart after the jump, with the clock set back before it, keeps the
+  // closed months and closes none again.
+  ASSERT_TRUE(engine->Save(At(2026, 7, 20)).ok());
+  engine.reset();
+  auto reopened = OpenWithLedger(At(2026, 5, 15));
+  ASSERT_NE(reopened, nullptr) << last_error_;
+  EXPECT_EQ(reopened->ledger().Find("chem")->closed_months, 3);
+  EXPECT_TRUE(reopened->Advance(At(2026, 7, 21)).empty());
+  EXPECT_EQ(Charged(*reopened, "chem"), GpuHours(96));
+}
+
+TEST_F(EngineRobustness, RefusesABudgetConfOthersCanWrite) {
+  ASSERT_EQ(::chmod(conf_.c_str(), 0664), 0);
+  std::vector<std::string> errors;
+  EXPECT_EQ(OpenWithLedger(At(2026, 4, 10), &errors), nullptr);
+  EXPECT_NE(last_error_.find(conf_), std::string::npos) << last_error_;
+  EXPECT_NE(last_error_.find("mode 0664"), std::string::npos) << last_error_;
+  ASSERT_EQ(errors.size(), 1U);
+  EXPECT_EQ(errors[0], last_error_);
+
+  ASSERT_EQ(::chmod(conf_.c_str(), 0644), 0);
+  auto engine = OpenWithLedger(At(2026, 4, 10));
+  ASSERT_NE(engine, nullptr) << last_error_;
+  Write(conf_, kTwoProjects);
+  ASSERT_EQ(::chmod(conf_.c_str(), 0646), 0);
+  const Status reloaded = engine->Reload(conf_);
+  ASSERT_FALSE(reloaded.ok());
+  EXPECT_NE(reloaded.error().find("other users"), std::string::npos) << reloaded.error();
+  EXPECT_FALSE(engine->Project("phys", At(2026, 4, 10)).has_value());  // old configuration kept
+}
+
+TEST_F(EngineRobustness, RefusesALedgerOthersCanWrite) {
+  auto engine = OpenWithLedger(At(2026, 4, 10));
+  ASSERT_NE(engine, nullptr);
+  ASSERT_TRUE(engine->Save(At(2026, 4, 10)).ok());
+  engine.reset();
+  const std::string ledger = (dir_ / "ledger").string();
+  ASSERT_EQ(::chmod(ledger.c_str(), 0622), 0);
+  EXPECT_EQ(OpenWithLedger(At(2026, 4, 11)), nullptr);
+  EXPECT_NE(last_error_.find("refusing ledger " + ledger), std::string::npos) << last_error_;
+  ASSERT_EQ(::chmod(ledger.c_str(), 0600), 0);
+  EXPECT_NE(OpenWithLedger(At(2026, 4, 11)), nullptr) << last_error_;
+}
+
+// Slurm calls the engine from RPC threads (sprio, sshare, job submission), the
+// plugin's pass thread and the reconfigure path at once. Run under
+// ThreadSanitizer (preset tsan), this finds any state touched outside the
+// mutex; in every build it checks that no accrual is lost or counted twice.
+TEST_F(EngineRobustness, ConcurrentCallsLoseNoUsage) {
+  Write(conf_, kTwoProjects);
+  const UnixTime start = At(2026, 4, 20);
+  auto engine = OpenWithLedger(start);
+  ASSERT_NE(engine, nullptr);
+  engine->SetWeights(FairShareOnly());
+  // Both users known before the readers start.
+  engine->Accrue("chem", "alice", "normal", 1, start - 60, start);
+  engine->Accrue("phys", "bob", "normal", 1, start - 60, start);
+  constexpr int kTicks = 300;
+  std::atomic<bool> done{false};
+  std::atomic<int> failures{0};
+  std::vector<std::thread> threads;
+  // Two pass threads accrue one node-minute per tick to each project: 4 GPU-minutes.
+  for (const char* account : {"chem", "phys"}) {
+    threads.emplace_back([&, account] {
+      for (int i = 0; i < kTicks; ++i) {
+        const UnixTime from = start + i * 60;
+        engine->Accrue(account, i % 2 == 0 ? "alice" : "bob", "normal", 1, from, from + 60);
+        engine->Advance(from + 60);
+      }
+    });
+  }
+  threads.emplace_back([&] {  // sprio and sshare
+    for (int i = 0; !done.load(); ++i) {
+      JobPriorityInputs in;
+      in.now = start + i;
+      const JobPriority p = engine->Priority(i % 2 == 0 ? "chem" : "phys", "normal", in);
+      const std::optional<ProjectView> view = engine->Project("chem", in.now);
+      if (p.fairshare < 0.0 || !view.has_value() || view->status.used_this_month < 0 ||
+          !engine->UserUsage("phys", "bob").has_value() || engine->ledger().projects().empty()) {
+        failures.fetch_add(1);
+      }
+    }
+  });
+  threads.emplace_back([&] {  // the pass's save, and sbudget reading the file
+    for (int i = 0; !done.load(); ++i) {
+      if (!engine->Save(start + i).ok() || !LoadLedgerFile((dir_ / "ledger").string()).ok()) {
+        failures.fetch_add(1);
+      }
+    }
+  });
+  threads.emplace_back([&] {  // scontrol reconfigure
+    for (int i = 0; !done.load(); ++i) {
+      if (!engine->Reload(conf_).ok() || engine->KindOfPartition("low") != PartitionKind::kLow) {
+        failures.fetch_add(1);
+      }
+      engine->SetHalfLife(i % 2 == 0 ? 7 * 24 * kHour : 14 * 24 * kHour);
+      (void)engine->Admit(AdmissionRequest{.account = "chem", .partitions = {"normal"}}, start);
+    }
+  });
+  threads[0].join();
+  threads[1].join();
+  done.store(true);
+  for (std::size_t i = 2; i < threads.size(); ++i) {
+    threads[i].join();
+  }
+  EXPECT_EQ(failures.load(), 0);
+  EXPECT_EQ(Charged(*engine, "chem"), (kTicks + 1) * 4 * 60);
+  EXPECT_EQ(Charged(*engine, "phys"), (kTicks + 1) * 4 * 60);
+  ASSERT_TRUE(engine->Save(start + kTicks * 60).ok());
+  const auto loaded = LoadLedgerFile((dir_ / "ledger").string());
+  ASSERT_TRUE(loaded.ok()) << loaded.error();
+  EXPECT_EQ(loaded.value().ledger, engine->ledger());
 }
 
 }  // namespace

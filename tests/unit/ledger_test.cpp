@@ -734,5 +734,60 @@ TEST(LedgerAddDecayed, RaisesFairShareUsageOnlyOfProjectAndUser) {
   EXPECT_EQ(project->total.Budgeted(1), 3600);  // charged usage untouched
 }
 
+// --- The clock: going back, jumping ahead ------------------------------------------------
+
+TEST(LedgerClock, AnEmptyOrBackwardSpanChargesNothing) {
+  const ProjectTerms chem = SmallProject("chem", 6'000);
+  const PartitionRate gh200{"normal", PartitionRole::kBudgeted, kGh200MilliRate};
+  Ledger ledger;
+  ledger.Accrue(chem, TimeZone::Utc(), "alice", gh200, 4, At(2026, 5, 2), At(2026, 5, 1));
+  ledger.Accrue(chem, TimeZone::Utc(), "alice", gh200, 4, At(2026, 5, 2), At(2026, 5, 2));
+  EXPECT_EQ(ledger.Find("chem"), nullptr);
+  ledger.Accrue(chem, TimeZone::Utc(), "alice", gh200, 1, At(2026, 5, 2), At(2026, 5, 2) + 1);
+  ASSERT_NE(ledger.Find("chem"), nullptr);
+  EXPECT_EQ(ledger.Find("chem")->total.Total(), 4);
+}
+
+TEST(LedgerClock, DecayIgnoresAClockGoingBack) {
+  const ProjectTerms chem = SmallProject("chem", 6'000);
+  const PartitionRate gh200{"normal", PartitionRole::kBudgeted, kGh200MilliRate};
+  Ledger ledger;
+  ledger.DecayTo(At(2026, 5, 1), 7 * kDay);
+  ledger.Accrue(chem, TimeZone::Utc(), "alice", gh200, 1, At(2026, 5, 1), At(2026, 5, 1, 1));
+  ledger.DecayTo(At(2026, 5, 8), 7 * kDay);  // one half-life
+  const double decayed = ledger.Find("chem")->total.decayed;
+  EXPECT_DOUBLE_EQ(decayed, 4 * kHour / 2.0);
+  ledger.DecayTo(At(2026, 4, 1), 7 * kDay);  // back a month: nothing, and no growth
+  EXPECT_EQ(ledger.Find("chem")->total.decayed, decayed);
+  EXPECT_EQ(ledger.decayed_at(), At(2026, 5, 8));
+  ledger.DecayTo(At(2026, 5, 15), 7 * kDay);  // the next half-life counts from 8 May
+  EXPECT_DOUBLE_EQ(ledger.Find("chem")->total.decayed, decayed / 2.0);
+}
+
+TEST(LedgerClock, AJumpClosesEveryMonthOnceAndGoingBackReopensNone) {
+  const ProjectTerms chem = SmallProject("chem", 6'000);
+  const PartitionRate gh200{"normal", PartitionRole::kBudgeted, kGh200MilliRate};
+  Ledger ledger;
+  ledger.Accrue(chem, TimeZone::Utc(), "alice", gh200, 1, At(2026, 4, 3), At(2026, 4, 4));
+  EXPECT_EQ(ledger.CloseMonths({chem}, TimeZone::Utc(), At(2026, 4, 20)).size(), 0U);
+  // The clock jumps from April to the end of the project and beyond.
+  const std::vector<ClosedMonth> closed =
+      ledger.CloseMonths({chem}, TimeZone::Utc(), At(2027, 2, 1));
+  ASSERT_EQ(closed.size(), 6U);
+  for (int m = 1; m <= 6; ++m) {
+    EXPECT_EQ(closed[static_cast<std::size_t>(m - 1)].month, m);
+  }
+  EXPECT_EQ(closed[0].row.used, GpuHours(96));
+  const Ledger after_jump = ledger;
+  // Back to June, then forward again: nothing closes twice, nothing changes.
+  EXPECT_TRUE(ledger.CloseMonths({chem}, TimeZone::Utc(), At(2026, 6, 15)).empty());
+  EXPECT_TRUE(ledger.CloseMonths({chem}, TimeZone::Utc(), At(2027, 3, 1)).empty());
+  EXPECT_EQ(ledger, after_jump);
+  // Usage that arrives late for a closed month stays >= 0 and in that month.
+  ledger.Accrue(chem, TimeZone::Utc(), "alice", gh200, 1, At(2026, 5, 1), At(2026, 5, 1, 1));
+  EXPECT_EQ(ledger.Find("chem")->total.Budgeted(2), GpuHours(4));
+  EXPECT_EQ(ledger.Find("chem")->closed_months, 6);
+}
+
 }  // namespace
 }  // namespace budget
