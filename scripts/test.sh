@@ -12,5 +12,6 @@ cd "$(dirname "$0")/.."
 cmake --preset ci
 cmake --build --preset ci -j2
 ctest --preset ci -j2
+./scripts/fuzz.sh --seconds 30
 ./scripts/lint.sh build/ci
 tests/integration/run-all.sh "$PWD/build/ci"
