@@ -1,4 +1,5 @@
 // The C ABI (include/budget/budget.h) over budget::Engine: no exception crosses it.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -51,6 +52,16 @@ budget_status Guard(budget_error* err, Body&& body) noexcept {
 }
 
 std::string_view View(const char* s) { return s == nullptr ? std::string_view() : s; }
+
+// Copies `text` into a fixed C buffer, cut to fit, NUL-terminated: what
+// snprintf("%s") does, without parsing a format for every pending job.
+template <std::size_t N>
+void CopyText(char (&buffer)[N], std::string_view text) {
+  static_assert(N > 0);
+  const std::size_t n = std::min(text.size(), N - 1);
+  std::memcpy(buffer, text.data(), n);
+  buffer[n] = '\0';
+}
 
 budget_project_state ToC(budget::ProjectState s) {
   switch (s) {
@@ -338,14 +349,12 @@ budget_status budget_engine_admit(budget_engine* engine, const budget_admission_
         break;
     }
     out->state = a.has_project ? ToC(a.state) : BUDGET_PROJECT_NONE;
-    std::snprintf(out->partitions, sizeof(out->partitions), "%s", partitions.c_str());
-    std::snprintf(out->message, sizeof(out->message), "%s", a.message.c_str());
-    std::snprintf(out->hold_reason, sizeof(out->hold_reason), "%s", a.hold_reason.c_str());
+    CopyText(out->partitions, partitions);
+    CopyText(out->message, a.message);
+    CopyText(out->hold_reason, a.hold_reason);
     if (a.has_project) {
-      std::snprintf(out->last_day, sizeof(out->last_day), "%s",
-                    budget::FormatCivilDate(a.last_day).c_str());
-      std::snprintf(out->storage_last_day, sizeof(out->storage_last_day), "%s",
-                    budget::FormatCivilDate(a.storage_last_day).c_str());
+      CopyText(out->last_day, budget::FormatCivilDate(a.last_day));
+      CopyText(out->storage_last_day, budget::FormatCivilDate(a.storage_last_day));
     }
     out->remaining = a.remaining;
     out->low_used = a.low_used;
