@@ -277,7 +277,13 @@ Admission Engine::Admit(const AdmissionRequest& request, UnixTime now) {
   if (project == kNoProject) {
     return budget::Admit(*config_, nullptr, nullptr, options_.zone, now, request);
   }
-  const ProjectStatus status = StatusOf(ledger_, terms_[project], options_.zone, now);
+  // From the factors of this instant: a pass asks for every pending job.
+  const Factors& factors = FactorsLocked(project, now);
+  ProjectStatus status;
+  status.state = factors.state;
+  status.remaining = factors.remaining;
+  status.low_used = factors.low_used;
+  status.low_allowance = terms_[project].MonthlyBudget();
   return budget::Admit(*config_, &config_->projects[project], &status, options_.zone, now, request);
 }
 
@@ -319,6 +325,9 @@ ProjectView Engine::ComputeViewLocked(std::size_t project, UnixTime now) {
   Factors& factors = factors_[project];
   factors.generation = generation_;
   factors.budgeted = view.fair_share.factor;
+  factors.remaining = view.status.remaining;
+  factors.low_used = view.status.low_used;
+  factors.state = view.status.state;
   // In the low partition every project ranks in the low band, by its low usage.
   const ProjectState state = view.status.state;
   factors.low = state == ProjectState::kEnded || state == ProjectState::kBlocked

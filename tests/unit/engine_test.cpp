@@ -455,5 +455,48 @@ TEST_F(EngineRobustness, ConcurrentCallsLoseNoUsage) {
   EXPECT_EQ(loaded.value().ledger, engine->ledger());
 }
 
+// Admit answers from the factors a pass caches, not from a full status: its
+// verdict must be the one budget::Admit gives from StatusOf, in every state.
+TEST_F(EngineCache, AdmitFromTheCacheIsAdmitFromTheFullStatus) {
+  Write(conf_, std::string("CreditUsedUp=redirect\n") + std::string(kConf));
+  auto engine = Open(At(2026, 3, 20));
+  ASSERT_NE(engine, nullptr);
+  const auto check = [&](UnixTime now, const std::string& when) {
+    engine->Advance(now);
+    const std::shared_ptr<const BudgetConfig> config = engine->config();
+    const ProjectSpec& spec = config->projects.front();
+    const ProjectTerms terms{spec.account, spec.credit, spec.calendar};
+    const ProjectStatus status = StatusOf(engine->ledger(), terms, TimeZone::Utc(), now);
+    for (const std::vector<std::string>& partitions : std::vector<std::vector<std::string>>{
+             {"normal"}, {"low"}, {"normal", "low"}, {"scratch"}, {}}) {
+      const AdmissionRequest request{"chem", partitions, 42};
+      const Admission want = budget::Admit(*config, &spec, &status, TimeZone::Utc(), now, request);
+      const Admission got = engine->Admit(request, now);
+      EXPECT_EQ(got.action, want.action) << when;
+      EXPECT_EQ(got.cause, want.cause) << when;
+      EXPECT_EQ(got.partitions, want.partitions) << when;
+      EXPECT_EQ(got.message, want.message) << when;
+      EXPECT_EQ(got.hold_reason, want.hold_reason) << when;
+      EXPECT_EQ(got.has_project, want.has_project) << when;
+      EXPECT_EQ(got.state, want.state) << when;
+      EXPECT_EQ(got.last_day, want.last_day) << when;
+      EXPECT_EQ(got.storage_last_day, want.storage_last_day) << when;
+      EXPECT_EQ(got.remaining, want.remaining) << when;
+      EXPECT_EQ(got.low_used, want.low_used) << when;
+      EXPECT_EQ(got.low_allowance, want.low_allowance) << when;
+    }
+    return status.state;
+  };
+  EXPECT_EQ(check(At(2026, 3, 20), "preparatory"), ProjectState::kPreparatory);
+  const UnixTime t = At(2026, 4, 10);
+  engine->Accrue("chem", "alice", "normal", 100, t, t + 3600);
+  EXPECT_EQ(check(t + 7200, "active"), ProjectState::kActive);
+  engine->Accrue("chem", "alice", "normal", 1000, t + 3600, t + 3600 + 5'400);
+  EXPECT_EQ(check(t + 20'000, "low"), ProjectState::kLow);
+  engine->Accrue("chem", "bob", "low", 1000, t + 30'000, t + 30'000 + 900);
+  EXPECT_EQ(check(t + 40'000, "blocked"), ProjectState::kBlocked);
+  EXPECT_EQ(check(At(2026, 10, 2), "ended"), ProjectState::kEnded);
+}
+
 }  // namespace
 }  // namespace budget
