@@ -133,6 +133,39 @@ BENCHMARK(BM_PriorityPassCApi)
     ->Unit(benchmark::kMillisecond)
     ->Complexity(benchmark::oN);
 
+// The lifecycle check a pass makes for every pending job before ranking it
+// (priority_budget.c's _apply_lifecycle), through the C ABI.
+void BM_AdmitPass(benchmark::State& state) {
+  Site& site = SiteOf(kSiteProjects, kSiteUsers);
+  const auto n = static_cast<std::size_t>(state.range(0));
+  const std::vector<PendingJob> jobs = MakePendingJobs(site, n);
+  budget_engine* engine = site.c_engine();
+  budget_error err;
+  UnixTime now = BenchNow();
+  for (auto _ : state) {
+    ++now;
+    std::uint32_t id = 0;
+    for (const PendingJob& job : jobs) {
+      const budget_admission_request request = {
+          .now = now,
+          .account = site.account(job.project).c_str(),
+          .partitions = kJobPartitions[job.partition],
+          .job_id = ++id,
+      };
+      budget_admission verdict;
+      benchmark::DoNotOptimize(budget_engine_admit(engine, &request, &verdict, &err));
+      benchmark::DoNotOptimize(verdict.action);
+    }
+  }
+  PerItem(state, state.range(0));
+  state.SetComplexityN(state.range(0));
+}
+BENCHMARK(BM_AdmitPass)
+    ->RangeMultiplier(10)
+    ->Range(1'000, 100'000)
+    ->Unit(benchmark::kMillisecond)
+    ->Complexity(benchmark::oN);
+
 // One project's factor from its inputs, no engine.
 void BM_ComputeFairShare(benchmark::State& state) {
   const FairShareInputs in = {
@@ -251,7 +284,8 @@ BENCHMARK(BM_AdvancePass)
 
 // What the core adds to one periodic pass of the e2e workload (500 projects,
 // 4 users each, P pending jobs), through the C ABI as the plugin calls it:
-// advance, publish every project and user, re-rank every pending job.
+// advance, publish every project and user, then for every pending job the
+// lifecycle check and the priority.
 void BM_CorePass(benchmark::State& state) {
   Site& site = SiteOf(kSiteProjects, kSiteUsers);
   const auto n = static_cast<std::size_t>(state.range(0));
@@ -273,7 +307,17 @@ void BM_CorePass(benchmark::State& state) {
         benchmark::DoNotOptimize(usage);
       }
     }
+    std::uint32_t id = 0;
     for (const PendingJob& job : jobs) {
+      const budget_admission_request request = {
+          .now = now,
+          .account = site.account(job.project).c_str(),
+          .partitions = kJobPartitions[job.partition],
+          .job_id = ++id,
+      };
+      budget_admission verdict;
+      budget_engine_admit(engine, &request, &verdict, &err);
+      benchmark::DoNotOptimize(verdict.action);
       const JobPriorityInputs& in = job.inputs;
       const budget_job c_job = {
           .now = now,
