@@ -41,6 +41,7 @@
 #include "src/slurmctld/slurmctld.h"
 
 #include "budget/budget.h"
+#include "budget_paths.h"
 
 /*
  * Controller globals, bound weakly so that a process other than slurmctld
@@ -55,7 +56,6 @@ const char plugin_name[] = "Job submit BUDGET plugin (GPU-hour project lifecycle
 const char plugin_type[] = "job_submit/budget";
 const uint32_t plugin_version = SLURM_VERSION_NUMBER;
 
-#define LEDGER_FILE "budget_ledger"
 
 /* What identifies one version of a file: a new save is a new inode. */
 typedef struct {
@@ -94,31 +94,6 @@ static void _log_from_core(budget_log_level level, const char *message)
 		debug2("%s: %s", plugin_type, message);
 		break;
 	}
-}
-
-/* PriorityParameters=budget_conf=PATH, else budget.conf beside slurm.conf:
- * the file priority/budget reads. */
-static char *_budget_conf_path(void)
-{
-	char *path = NULL, *slash;
-	const char *key = "budget_conf=";
-	char *params = slurm_conf.priority_params;
-	char *found = params ? strstr(params, key) : NULL;
-
-	if (found) {
-		path = xstrdup(found + strlen(key));
-		if ((slash = strchr(path, ',')))
-			*slash = '\0';
-		return path;
-	}
-	path = xstrdup(slurm_conf.slurm_conf ? slurm_conf.slurm_conf :
-		       "/etc/slurm/slurm.conf");
-	if ((slash = strrchr(path, '/')))
-		slash[1] = '\0';
-	else
-		xfree(path);
-	xstrcat(path, "budget.conf");
-	return path;
 }
 
 static file_sig_t _sig_of(const char *path)
@@ -252,7 +227,7 @@ static void _tell_user(char **err_msg, const char *text)
 static bool _admit(const char *account, const char *partitions,
 		   uint32_t job_id, budget_admission *out)
 {
-	char *want_conf = _budget_conf_path();
+	char *want_conf = budget_conf_path();
 	budget_admission_request request = {
 		.now = time(NULL),
 		.account = account,
@@ -287,11 +262,8 @@ extern int init(void)
 	slurm_mutex_lock(&plugin_lock);
 	xfree(conf_path);
 	xfree(ledger_path);
-	conf_path = _budget_conf_path();
-	if (slurm_conf.state_save_location &&
-	    xstrcmp(slurm_conf.state_save_location, "/dev/null"))
-		xstrfmtcat(ledger_path, "%s/%s",
-			   slurm_conf.state_save_location, LEDGER_FILE);
+	conf_path = budget_conf_path();
+	ledger_path = budget_ledger_path();
 	failed_once = false;
 	_refresh(time(NULL), NULL);
 	if (!engine) {

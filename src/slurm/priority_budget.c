@@ -43,6 +43,7 @@
 #include "src/slurmctld/slurmctld.h"
 
 #include "budget/budget.h"
+#include "budget_paths.h"
 
 /*
  * Controller globals, bound weakly: inside slurmctld they resolve to the
@@ -62,7 +63,6 @@ const char plugin_name[] = "Priority BUDGET plugin (GPU-hour project budgets)";
 const char plugin_type[] = "priority/budget";
 const uint32_t plugin_version = SLURM_VERSION_NUMBER;
 
-#define LEDGER_FILE "budget_ledger"
 
 static pthread_mutex_t plugin_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t calc_cond = PTHREAD_COND_INITIALIZER;
@@ -100,30 +100,6 @@ static void _log_from_core(budget_log_level level, const char *message)
 		log_flag(PRIO, "%s: %s", plugin_type, message);
 		break;
 	}
-}
-
-/* PriorityParameters=budget_conf=PATH, else budget.conf beside slurm.conf. */
-static char *_budget_conf_path(void)
-{
-	char *path = NULL, *slash;
-	const char *key = "budget_conf=";
-	char *params = slurm_conf.priority_params;
-	char *found = params ? strstr(params, key) : NULL;
-
-	if (found) {
-		path = xstrdup(found + strlen(key));
-		if ((slash = strchr(path, ',')))
-			*slash = '\0';
-		return path;
-	}
-	path = xstrdup(slurm_conf.slurm_conf ? slurm_conf.slurm_conf :
-		       "/etc/slurm/slurm.conf");
-	if ((slash = strrchr(path, '/')))
-		slash[1] = '\0';
-	else
-		xfree(path);
-	xstrcat(path, "budget.conf");
-	return path;
 }
 
 /* Copies the weights; must not be called with an assoc_mgr lock held
@@ -884,11 +860,8 @@ extern int init(void)
 	plugin_shutdown = false;
 	slurm_mutex_unlock(&plugin_lock);
 
-	conf_path = _budget_conf_path();
-	if (slurm_conf.state_save_location &&
-	    xstrcmp(slurm_conf.state_save_location, "/dev/null"))
-		xstrfmtcat(state_path, "%s/%s",
-			   slurm_conf.state_save_location, LEDGER_FILE);
+	conf_path = budget_conf_path();
+	state_path = budget_ledger_path();
 	options = (budget_engine_options) {
 		.config_path = conf_path,
 		.state_path = state_path,
@@ -986,7 +959,7 @@ extern void priority_p_reconfig(bool assoc_clear)
 	if (!engine)
 		return;
 	_read_weights();
-	conf_path = _budget_conf_path();
+	conf_path = budget_conf_path();
 	if (budget_engine_reload(engine, conf_path, &err))
 		error("%s: %s rejected, keeping the last good budgets: %s",
 		      plugin_type, conf_path, err.text);
