@@ -11,7 +11,7 @@ build_packages=(
   clang libclang-rt-14-dev
 )
 cluster_packages=(
-  munge slurmctld slurmd slurmdbd slurm-client mariadb-server jq
+  munge slurmctld slurmd slurmdbd slurm-client mariadb-server jq man-db
 )
 
 want=("${build_packages[@]}")
