@@ -13,5 +13,9 @@ inline constexpr int kExitBadUsage = 2;  // bad arguments: one-line error
 void AddSimulateCommand(CLI::App& app);     // simulate.cpp
 void AddCheckConfigCommand(CLI::App& app);  // check_config.cpp
 void AddLedgerCommand(CLI::App& app);       // ledger_command.cpp
+// `sbudget` without a verb (options on the application itself): view_command.cpp.
+void AddProjectView(CLI::App& app);
+void AddPlotCommand(CLI::App& app);  // plot_command.cpp
+void AddWhyCommand(CLI::App& app);   // why_command.cpp
 
 }  // namespace budget::cli

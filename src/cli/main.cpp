@@ -5,7 +5,10 @@
 // CLI::RuntimeError(code) (e.g. kExitFailure). Bad arguments it detects itself
 // are thrown as CLI::ValidationError("one-line message"): main prints
 // "sbudget: error: <message>" on stderr and exits with kExitBadUsage, as for the
-// errors CLI11 finds (unknown option, missing value, no subcommand).
+// errors CLI11 finds (unknown option, missing value).
+//
+// Without a verb, sbudget shows the caller's projects (view_command.cpp): its
+// options (-A, --all, --users, --json, ...) belong to the application itself.
 #include <fmt/core.h>
 
 #include <CLI/CLI.hpp>
@@ -30,10 +33,13 @@ std::string OneLine(std::string text) {
 
 int Run(int argc, char** argv) {
   CLI::App app{"GPU-hour project budgets on Slurm: linear credits with grace", "sbudget"};
-  app.require_subcommand(1);
+  app.require_subcommand(0, 1);
   budget::cli::AddSimulateCommand(app);
   budget::cli::AddCheckConfigCommand(app);
   budget::cli::AddLedgerCommand(app);
+  budget::cli::AddPlotCommand(app);
+  budget::cli::AddWhyCommand(app);
+  budget::cli::AddProjectView(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {

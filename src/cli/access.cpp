@@ -1,0 +1,200 @@
+// Who runs sbudget and what they may see: scontrol's settings, sacctmgr's associations and roles.
+#include "access.hpp"
+
+#include <fmt/core.h>
+#include <fmt/format.h>
+#include <pwd.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+
+#include "budget/config.hpp"
+#include "commands.hpp"
+#include "run_command.hpp"
+
+namespace budget::cli {
+namespace {
+
+std::string_view Trim(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front())) != 0) {
+    s.remove_prefix(1);
+  }
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())) != 0) {
+    s.remove_suffix(1);
+  }
+  return s;
+}
+
+std::vector<std::string> Split(std::string_view text, char separator) {
+  std::vector<std::string> items;
+  std::size_t from = 0;
+  while (from <= text.size()) {
+    const std::size_t to = std::min(text.find(separator, from), text.size());
+    const std::string_view item = Trim(text.substr(from, to - from));
+    if (!item.empty()) {
+      items.emplace_back(item);
+    }
+    from = to + 1;
+  }
+  return items;
+}
+
+std::string Lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) {
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  return out;
+}
+
+// Slurm's time spans as scontrol prints them: [D-]HH:MM:SS, MM:SS or
+// minutes; 0 for anything else ("UNLIMITED", "(null)").
+std::int64_t ParseDuration(std::string_view text) {
+  std::int64_t days = 0;
+  if (const std::size_t dash = text.find('-'); dash != std::string_view::npos) {
+    days = std::atoll(std::string(text.substr(0, dash)).c_str());
+    text.remove_prefix(dash + 1);
+  }
+  std::vector<std::int64_t> parts;
+  for (const std::string& part : Split(text, ':')) {
+    if (!std::all_of(part.begin(), part.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+      return 0;
+    }
+    parts.push_back(std::atoll(part.c_str()));
+  }
+  std::int64_t seconds = 0;
+  if (parts.size() == 3) {
+    seconds = parts[0] * 3600 + parts[1] * 60 + parts[2];
+  } else if (parts.size() == 2) {
+    seconds = parts[0] * 60 + parts[1];
+  } else if (parts.size() == 1) {
+    seconds = parts[0] * 60;
+  }
+  return days * 86400 + seconds;
+}
+
+bool Contains(const std::vector<std::string>& list, std::string_view item) {
+  return std::find(list.begin(), list.end(), item) != list.end();
+}
+
+}  // namespace
+
+bool SlurmSettings::HidesProjects() const {
+  return Contains(private_data, "jobs") || Contains(private_data, "usage") ||
+         Contains(private_data, "accounts") || Contains(private_data, "all");
+}
+
+bool SlurmSettings::HidesUsage() const {
+  return Contains(private_data, "usage") || Contains(private_data, "all");
+}
+
+SlurmSettings ParseSlurmSettings(std::string_view text) {
+  SlurmSettings settings;
+  std::string slurm_conf;
+  for (const std::string& line : Split(text, '\n')) {
+    const std::size_t eq = line.find('=');
+    if (eq == std::string::npos) {
+      continue;
+    }
+    const std::string_view whole = line;
+    const std::string_view key = Trim(whole.substr(0, eq));
+    const std::string_view value = Trim(whole.substr(eq + 1));
+    if (key == "PrivateData") {
+      if (value != "none" && value != "(null)") {
+        settings.private_data = Split(Lower(value), ',');
+      }
+    } else if (key == "PriorityParameters") {
+      for (const std::string& parameter : Split(value, ',')) {
+        if (parameter.starts_with("budget_conf=")) {
+          settings.budget_conf = parameter.substr(12);
+        }
+      }
+    } else if (key == "SLURM_CONF") {
+      slurm_conf = value;
+    } else if (key == "PriorityType") {
+      settings.priority_type = value;
+    } else if (key == "PriorityMaxAge") {
+      settings.max_age_seconds = ParseDuration(value);
+    } else if (key == "PriorityCalcPeriod") {
+      settings.calc_period_seconds = ParseDuration(value);
+    } else if (key == "PriorityWeightAge") {
+      settings.weight_age = std::atoll(std::string(value).c_str());
+    } else if (key == "PriorityWeightFairShare") {
+      settings.weight_fairshare = std::atoll(std::string(value).c_str());
+    }
+  }
+  if (settings.budget_conf.empty()) {
+    // The plugin's default: budget.conf beside slurm.conf.
+    const std::size_t slash = slurm_conf.rfind('/');
+    settings.budget_conf = slash == std::string::npos
+                               ? std::string(kDefaultBudgetConfPath)
+                               : slurm_conf.substr(0, slash + 1) + "budget.conf";
+  }
+  return settings;
+}
+
+SlurmSettings ReadSlurmSettings() {
+  return ParseSlurmSettings(RunCapturing({"scontrol", "show", "config"}));
+}
+
+bool Caller::IsOperator() const {
+  return root || admin_level == "Operator" || admin_level == "Administrator";
+}
+
+bool Caller::IsMember(std::string_view account) const { return Contains(accounts, account); }
+
+bool Caller::Coordinates(std::string_view account) const { return Contains(coordinated, account); }
+
+bool Caller::SeesUsersOf(std::string_view account) const {
+  return IsOperator() || Coordinates(account);
+}
+
+Caller IdentifyCaller() {
+  Caller caller;
+  const uid_t uid = getuid();
+  caller.root = uid == 0;
+  const passwd* entry = getpwuid(uid);
+  if (entry == nullptr || entry->pw_name == nullptr) {
+    fmt::print(stderr, "sbudget: error: uid {} has no user name\n", uid);
+    throw CLI::RuntimeError(kExitFailure);
+  }
+  caller.user = entry->pw_name;
+  for (const std::string& line :
+       Split(RunCapturing({"sacctmgr", "-n", "-P", "show", "assoc", "where", "user=" + caller.user,
+                           "format=account"}),
+             '\n')) {
+    if (!Contains(caller.accounts, line)) {
+      caller.accounts.push_back(line);
+    }
+  }
+  // One line "AdminLevel|coord1,coord2"; none when slurmdbd does not know the user.
+  const std::string roles = RunCapturing({"sacctmgr", "-n", "-P", "show", "user", caller.user,
+                                          "withcoord", "format=adminlevel,coordinators"});
+  const std::vector<std::string> lines = Split(roles, '\n');
+  if (!lines.empty()) {
+    const std::string_view line = lines.front();
+    const std::size_t bar = line.find('|');
+    caller.admin_level = Trim(line.substr(0, bar));
+    if (bar != std::string_view::npos) {
+      caller.coordinated = Split(line.substr(bar + 1), ',');
+    }
+  }
+  return caller;
+}
+
+void CheckMayView(const Caller& caller, const SlurmSettings& settings, std::string_view account) {
+  if (caller.IsOperator() || caller.IsMember(account) || caller.Coordinates(account) ||
+      !settings.HidesProjects()) {
+    return;
+  }
+  fmt::print(stderr,
+             "sbudget: error: project {}: {} is not one of its users or coordinators, and "
+             "PrivateData={} shows a project only to those and to operators\n",
+             account, caller.user, fmt::join(settings.private_data, ","));
+  throw CLI::RuntimeError(kExitFailure);
+}
+
+}  // namespace budget::cli
