@@ -717,7 +717,7 @@ static void _calc_pass(time_t now)
 	ListIterator itr;
 	job_record_t *job_ptr;
 	time_t from;
-	struct timespec pass_start, locked_at;
+	struct timespec pass_start, locked_at, saving_at;
 	int64_t lock_usec;
 	uint32_t ranked = 0;
 
@@ -762,11 +762,14 @@ static void _calc_pass(time_t now)
 	unlock_slurmctld(job_write_lock);
 	lock_usec = _usec_since(&locked_at);
 
+	clock_gettime(CLOCK_MONOTONIC, &saving_at);
 	if (budget_engine_save(engine, now, &err))
 		error("%s: ledger not saved: %s", plugin_type, err.text);
 	log_flag(PRIO, "%s: pass ranked %u jobs in %"PRId64
-		 " usec, job write lock held %"PRId64" usec",
-		 plugin_type, ranked, _usec_since(&pass_start), lock_usec);
+		 " usec, job write lock held %"PRId64
+		 " usec, ledger saved in %"PRId64" usec",
+		 plugin_type, ranked, _usec_since(&pass_start), lock_usec,
+		 _usec_since(&saving_at));
 }
 
 /*
