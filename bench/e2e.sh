@@ -1,0 +1,392 @@
+#!/usr/bin/env bash
+# e2e.sh BUILD_DIR OUT_DIR [--smoke]: priority/budget against priority/multifactor in the real
+# local cluster, both on the same queue in the same run (docs/performance.md).
+#
+# Starts the cluster of tests/integration/lib/cluster.sh (munge, MariaDB, slurmdbd, slurmctld,
+# 4 slurmd), creates ACCOUNTS accounts (each with root and one user of its own), a budget.conf
+# with one project per account and past usage (sbudget ledger import, when sbudget is built),
+# keeps the 4 nodes busy with long jobs and queues JOBS pending jobs (one record each: pending
+# array tasks would share one). Then, for each plugin in turn, it restarts slurmctld with that
+# PriorityType on the same queue and measures:
+#   - the priority recalculation pass: multifactor's fair_tree_decay (uprobe on its entry
+#     and return), priority/budget's _calc_pass up to the ledger save (its
+#     DebugFlags=Priority log line, which also gives the save); the median over the passes;
+#   - the job write lock held by the priority thread in each pass ("decay" or "budget"),
+#     from uprobes on slurmctld's lock_slurmctld (return) and unlock_slurmctld (entry), both
+#     plugins alike: the total per pass and the longest single hold;
+#   - `sprio -l` and `sshare -a -l` wall time (median of CLIENT_RUNS runs);
+#   - sbatch throughput: SUBMIT_TIMED plain sbatch one after the other (cancelled after);
+#   - sdiag main and backfill mean cycles over a quiet window of QUIET seconds after
+#     `sdiag -r`;
+#   - slurmctld's VmRSS at the end.
+# Writes OUT_DIR/e2e.json and OUT_DIR/e2e.md (the table, with the ratios budget / multifactor).
+#
+# Uprobes need root and tracefs (mounted on /sys/kernel/tracing if it is not, and unmounted
+# after); without them the multifactor pass and both lock holds are reported as n/a.
+# Run it under the cluster lock, as every cluster user on this machine does:
+#   flock /tmp/budget-cluster.lock bench/e2e.sh build/bench bench-results
+# Knobs (environment): BENCH_ACCOUNTS=500 BENCH_JOBS=20000 BENCH_SUBMIT_TIMED=250
+# BENCH_QUIET=240 BENCH_CLIENT_RUNS=10 BENCH_SUBMITTERS=4; --smoke sets 20, 200, 20, 5, 3
+# (about two minutes: it checks that everything runs, its numbers mean little).
+# Stops every daemon and probe it started, also on failure.
+set -euo pipefail
+
+usage() {
+  echo "usage: e2e.sh BUILD_DIR OUT_DIR [--smoke]" >&2
+  exit 2
+}
+[[ $# -ge 2 ]] || usage
+build=$(cd "$1" && pwd) || usage
+mkdir -p "$2"
+out=$(cd "$2" && pwd)
+smoke=0
+[[ "${3:-}" == --smoke ]] && smoke=1
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(cd "$here/.." && pwd)
+# shellcheck source=../tests/integration/lib/cluster.sh
+source "$repo/tests/integration/lib/cluster.sh"
+# shellcheck source=../tests/integration/lib/budget_fixture.sh
+source "$repo/tests/integration/lib/budget_fixture.sh"
+
+if ((smoke)); then
+  accounts=${BENCH_ACCOUNTS:-20} jobs=${BENCH_JOBS:-200} submit_timed=${BENCH_SUBMIT_TIMED:-20}
+  quiet=${BENCH_QUIET:-5} client_runs=${BENCH_CLIENT_RUNS:-3}
+else
+  accounts=${BENCH_ACCOUNTS:-500} jobs=${BENCH_JOBS:-20000} submit_timed=${BENCH_SUBMIT_TIMED:-250}
+  quiet=${BENCH_QUIET:-240} client_runs=${BENCH_CLIENT_RUNS:-10}
+fi
+submitters=${BENCH_SUBMITTERS:-4}
+
+plugin_dir=$build/src/slurm
+[[ -f "$plugin_dir/priority_budget.so" ]] || {
+  echo "e2e.sh: no $plugin_dir/priority_budget.so: configure with -DBUDGET_BUILD_PLUGIN=ON" >&2
+  exit 1
+}
+sbudget=$build/src/cli/sbudget
+lc=${BUDGET_LC:-/tmp/budget-lc}
+ledger=$lc/spool/ctld/budget_ledger
+ctld_log=$lc/log/slurmctld.log
+work=$(mktemp -d /tmp/budget-bench-e2e.XXXXXX)
+chmod 755 "$work"
+
+say() { printf '[e2e] %s\n' "$*" >&2; }
+
+# Seconds since the epoch, with microseconds.
+now_s() { echo "$EPOCHREALTIME"; }
+
+# --- uprobes -----------------------------------------------------------------------------------
+tracefs=/sys/kernel/tracing
+group=budget_bench
+tracing=0 mounted_tracefs=0 reader_pid="" old_clock=""
+
+# The file offset of a symbol of an ELF file, from its LOAD segments.
+elf_offset() {
+  local file=$1 symbol=$2 addr
+  addr=$(nm -D --defined-only "$file" 2>/dev/null | awk -v s="$symbol" '$3 == s { print $1; exit }')
+  [[ -n "$addr" ]] || return 1
+  readelf -lW "$file" | awk -v a="$((16#$addr))" '
+    $1 == "LOAD" {
+      off = strtonum($2); va = strtonum($3); sz = strtonum($6)
+      if (a >= va && a < va + sz) { printf "0x%x\n", a - va + off; found = 1; exit }
+    }
+    END { if (!found) exit 1 }'
+}
+
+tracing_start() {
+  local mf ctld ftd lock unlock
+  mf=$(_lc_stock_plugin_dir)/priority_multifactor.so
+  ctld=$(readlink -f /usr/sbin/slurmctld)
+  if [[ ! -d $tracefs/events ]]; then
+    mount -t tracefs nodev "$tracefs" 2>/dev/null && mounted_tracefs=1
+  fi
+  if [[ ! -w $tracefs/uprobe_events ]] ||
+    ! ftd=$(elf_offset "$mf" fair_tree_decay) ||
+    ! lock=$(elf_offset "$ctld" lock_slurmctld) ||
+    ! unlock=$(elf_offset "$ctld" unlock_slurmctld); then
+    say "no uprobes (tracefs or symbols missing): pass of multifactor and lock holds not measured"
+    return 0
+  fi
+  {
+    echo "p:$group/ftd_in $mf:$ftd"
+    echo "r:$group/ftd_out $mf:$ftd"
+    echo "r:$group/lock_out $ctld:$lock"
+    echo "p:$group/unlock_in $ctld:$unlock"
+  } >>"$tracefs/uprobe_events" || {
+    say "cannot add uprobes: pass of multifactor and lock holds not measured"
+    return 0
+  }
+  tracing=1
+  local e
+  for e in lock_out unlock_in; do
+    echo 'comm == "decay" || comm == "budget"' >"$tracefs/events/$group/$e/filter"
+  done
+  old_clock=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$tracefs/trace_clock")
+  echo mono >"$tracefs/trace_clock"
+  echo >"$tracefs/trace"
+  echo 1 >"$tracefs/events/$group/enable"
+  cat "$tracefs/trace_pipe" >"$work/trace.txt" &
+  reader_pid=$!
+  say "uprobes on fair_tree_decay, lock_slurmctld and unlock_slurmctld"
+}
+
+tracing_stop() {
+  if [[ -n "$reader_pid" ]]; then
+    kill "$reader_pid" 2>/dev/null || true
+    wait "$reader_pid" 2>/dev/null || true
+    reader_pid=""
+  fi
+  if ((tracing)); then
+    echo 0 >"$tracefs/events/$group/enable" 2>/dev/null || true
+    local e
+    for e in ftd_in ftd_out lock_out unlock_in; do
+      echo "-:$group/$e" >>"$tracefs/uprobe_events" 2>/dev/null || true
+    done
+    [[ -n "$old_clock" ]] && echo "$old_clock" >"$tracefs/trace_clock" 2>/dev/null
+    tracing=0
+  fi
+  if ((mounted_tracefs)); then
+    umount "$tracefs" 2>/dev/null || true
+    mounted_tracefs=0
+  fi
+  return 0
+}
+
+# The monotonic clock (the trace's), in seconds.
+mono_now() {
+  python3 -c 'import time; print(f"{time.monotonic():.6f}")'
+}
+
+cleanup() {
+  tracing_stop
+  cluster_stop
+  rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# --- the site ----------------------------------------------------------------------------------
+account_name() { printf 'p%04d' "$1"; }
+
+make_budget_conf() {
+  local i
+  {
+    echo "# budget.conf of the e2e benchmark (bench/e2e.sh): one project per account"
+    echo "PartitionName=normal Role=budgeted GpuhPerNodeHour=4"
+    echo "PartitionName=debug Role=budgeted GpuhPerNodeHour=4"
+    echo "PartitionName=low Role=low GpuhPerNodeHour=4"
+    for ((i = 0; i < accounts; i++)); do
+      echo "Project=$(account_name "$i") Kind=large Credit=$((24000 + (i % 37) * 12000)) Start=$FIX_START PIs=pi$i@uni.example.ch StorageTB=1 StorageInodes=1000000"
+    done
+  } >"$work/budget.conf"
+}
+
+# Past usage: every earlier month at 30 % to 130 % of the project's monthly budget, and part
+# of the current month, so the projects spread over the behind and ahead bands.
+make_usage_csv() {
+  local i month pct credit
+  local -a pattern=(30 60 80 90 100 110 130 20 70 95)
+  {
+    echo "account,user,month,partition,gpu_hours"
+    for ((i = 0; i < accounts; i++)); do
+      credit=$((24000 + (i % 37) * 12000))
+      pct=${pattern[$((i % 10))]}
+      for month in $(_fixture_past_months); do
+        echo "$(account_name "$i"),$(printf 'u%04d' "$i"),$month,budgeted,$((credit / 12 * pct / 100))"
+      done
+      echo "$(account_name "$i"),$(printf 'u%04d' "$i"),$FIX_THIS,budgeted,$((credit / 12 * pct / 200))"
+    done
+  } >"$work/usage.csv"
+}
+
+# sacctmgr with many names at once: far faster than one call per account.
+make_accounts() {
+  local i names=() users=()
+  for ((i = 0; i < accounts; i++)); do
+    names+=("$(account_name "$i")")
+  done
+  local chunk=100 k list
+  for ((k = 0; k < accounts; k += chunk)); do
+    list=$(
+      IFS=,
+      echo "${names[*]:k:chunk}"
+    )
+    sacctmgr -i add account "$list" >/dev/null
+    sacctmgr -i add user root account="$list" >/dev/null
+  done
+  for ((i = 0; i < accounts; i++)); do
+    sacctmgr -i add user "$(printf 'u%04d' "$i")" account="$(account_name "$i")" >/dev/null
+  done
+  _lc_wait_for 60 "slurmctld to know every account" slurmctld \
+    bash -c "scontrol -o show assoc_mgr accounts=$(account_name $((accounts - 1))) users=root flags=assoc | grep -q 'UserName=root('"
+  users=$(sshare -a -h | wc -l)
+  say "$accounts accounts, $users sshare rows"
+}
+
+# One pending job: a whole node for an hour, in normal (90 %) or low.
+submit_one() {
+  local i=$1 part=normal
+  ((i % 10 == 9)) && part=low
+  sbatch --parsable -A "$(account_name $((i % accounts)))" -p "$part" -N1 --exclusive -t 60 \
+    -o /dev/null --chdir="$work" --wrap true
+}
+
+submit_range() {
+  local from=$1 to=$2 i
+  for ((i = from; i < to; i++)); do
+    submit_one "$i" >/dev/null || { sleep 1; submit_one "$i" >/dev/null; }
+  done
+}
+
+pending_count() {
+  squeue -h -t PD -o %i | wc -l
+}
+
+# --- measurements ------------------------------------------------------------------------------
+median() {
+  sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "nan"; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# Median wall seconds of CMD over client_runs runs.
+time_cmd() {
+  local i t0 t1
+  for ((i = 0; i < client_runs; i++)); do
+    t0=$(now_s)
+    "$@" >/dev/null
+    t1=$(now_s)
+    awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f\n", b - a }'
+  done | median
+}
+
+sdiag_mean() { # SECTION: main | backfill
+  sdiag | awk -v want="$1" '
+    /^Main schedule statistics/ { s = "main" }
+    /^Backfilling stats/ { s = "backfill" }
+    /^(Latency for|Remote Procedure Call|Pending RPC)/ { s = "" }
+    s == want && $1 == "Mean" && $2 == "cycle:" { print $3; exit }'
+}
+
+wait_first_pass() { # PLUGIN SINCE_MONO
+  local plugin=$1 since=$2 deadline=$((SECONDS + 180))
+  while ((SECONDS < deadline)); do
+    if [[ "$plugin" == budget ]]; then
+      grep -q "priority/budget: pass ranked" "$ctld_log" 2>/dev/null && return 0
+    elif ((tracing)); then
+      awk -v t="$since" '/ ftd_out:/ { for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { sub(":", "", $i); if ($i + 0 > t) found = 1 } } END { exit !found }' \
+        "$work/trace.txt" && return 0
+    else
+      sleep 10
+      return 0
+    fi
+    sleep 1
+  done
+  say "no $plugin pass seen in 180 s"
+  return 1
+}
+
+phase() { # PLUGIN: multifactor | budget
+  local plugin=$1 r="$work/$1.env"
+  say "=== $plugin"
+  export PRIORITY_TYPE=priority/$plugin
+  export EXTRA_PLUGIN_DIR=$plugin_dir
+  # Log level verbose for both (log_flag lines are verbose). DebugFlags=Priority makes
+  # multifactor log every job of every pass: only the budget plugin, whose only Priority line
+  # in a pass is its timing, runs with it.
+  local extra="MaxJobCount=200000
+SlurmctldDebug=verbose
+PriorityParameters=budget_conf=$work/budget.conf"
+  [[ "$plugin" == budget ]] && extra+=$'\nDebugFlags=Priority'
+  export EXTRA_SLURM_CONF=$extra
+  cluster_stop_ctld
+  if [[ "$plugin" == budget && -x "$sbudget" && ! -f "$ledger" ]]; then
+    make_usage_csv
+    "$sbudget" ledger import --config "$work/budget.conf" --ledger "$ledger" "$work/usage.csv" \
+      >/dev/null
+    say "past usage imported into the ledger"
+  fi
+  : >"$ctld_log"
+  local since t0 t1 ids n pid
+  since=$(mono_now)
+  echo "${plugin}_start=$since" >>"$work/phases.env"
+  cluster_start_ctld
+  wait_first_pass "$plugin" "$since" || true
+  echo "pending=$(pending_count)" >"$r"
+
+  # sbatch throughput, then the queue back to what it was.
+  t0=$(now_s)
+  ids=()
+  for ((n = 0; n < submit_timed; n++)); do
+    ids+=("$(submit_one "$n")")
+  done
+  t1=$(now_s)
+  echo "sbatch_per_s=$(awk -v n="$submit_timed" -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", n / (b - a) }')" >>"$r"
+  scancel "${ids[@]}"
+
+  # sdiag over a quiet window; the passes in it are timed by the trace and the log.
+  sdiag -r >/dev/null
+  sleep "$quiet"
+  echo "sdiag_main_us=$(sdiag_mean main)" >>"$r"
+  echo "sdiag_backfill_us=$(sdiag_mean backfill)" >>"$r"
+
+  echo "sprio_lines=$(sprio -l -h | wc -l)" >>"$r"
+  echo "sprio_s=$(time_cmd sprio -l)" >>"$r"
+  echo "sshare_lines=$(sshare -a -l -h | wc -l)" >>"$r"
+  echo "sshare_s=$(time_cmd sshare -a -l)" >>"$r"
+  pid=$(_lc_pid slurmctld)
+  echo "rss_kib=$(awk '/^VmRSS:/ { print $2 }' "/proc/$pid/status")" >>"$r"
+  if [[ "$plugin" == budget ]]; then
+    grep -o "priority/budget: pass ranked [0-9]* jobs in [0-9]* usec, job write lock held [0-9]* usec, ledger saved in [0-9]* usec" \
+      "$ctld_log" | awk '{ print $4, $7, $13, $18 }' >"$work/budget_passes.txt" || true
+  fi
+  echo "${plugin}_end=$(mono_now)" >>"$work/phases.env"
+  cat "$r" >&2
+}
+
+# --- the run -----------------------------------------------------------------------------------
+t_start=$SECONDS
+fixture_dates
+make_budget_conf
+: >"$work/phases.env"
+export EXTRA_PLUGIN_DIR=$plugin_dir
+export EXTRA_SLURM_CONF="MaxJobCount=200000"
+FRESH=1 cluster_start
+make_accounts
+
+say "keeping the 4 nodes busy"
+for ((n = 0; n < 4; n++)); do
+  sbatch -Q -A "$(account_name "$n")" -p normal -N1 --exclusive -t 600 -o /dev/null \
+    --chdir="$work" --wrap 'sleep 36000' >/dev/null
+done
+_lc_wait_for 60 "the nodes to be busy" slurmctld \
+  bash -c '[[ $(squeue -h -t R -o %i | wc -l) -eq 4 ]]'
+
+say "queueing $jobs pending jobs ($submitters submitters)"
+t0=$SECONDS
+per=$(((jobs + submitters - 1) / submitters))
+pids=()
+for ((k = 0; k < submitters; k++)); do
+  from=$((submit_timed + k * per))
+  to=$((submit_timed + (k + 1) * per))
+  ((to > submit_timed + jobs)) && to=$((submit_timed + jobs))
+  submit_range "$from" "$to" &
+  pids+=($!)
+done
+for pid in "${pids[@]}"; do
+  wait "$pid"
+done
+say "$(pending_count) pending jobs after $((SECONDS - t0)) s"
+
+tracing_start
+for plugin in multifactor budget; do
+  phase "$plugin"
+done
+tracing_stop
+cp "$work/trace.txt" "$out/e2e-trace.txt" 2>/dev/null || : >"$out/e2e-trace.txt"
+cp "$work/budget_passes.txt" "$out/e2e-budget-passes.txt" 2>/dev/null || true
+
+report_args=(--work "$work" --out "$out" --accounts "$accounts" --jobs "$jobs" --quiet "$quiet"
+  --client-runs "$client_runs" --submit-timed "$submit_timed")
+((smoke)) && report_args+=(--smoke)
+python3 "$here/e2e_report.py" "${report_args[@]}"
+say "done in $((SECONDS - t_start)) s: $out/e2e.md"
