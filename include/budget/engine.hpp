@@ -127,6 +127,7 @@ class Engine {
   // Starts a new generation when `now` is not the one of the current one.
   void AtLocked(UnixTime now);
   ProjectView ComputeViewLocked(std::size_t project, UnixTime now);
+  const ProjectUsage* UsageLocked(std::size_t project);
   const Factors& FactorsLocked(std::size_t project, UnixTime now);
   std::optional<ProjectView> ProjectLocked(std::string_view account, UnixTime now);
   double FairShareLocked(std::string_view account, std::string_view partition, UnixTime now);
@@ -156,6 +157,10 @@ class Engine {
   UnixTime generation_now_ = -1;
   // Per project of terms_: its factors at the last `now` asked for.
   std::vector<Factors> factors_;
+  // Per project of terms_: its record in ledger_, once it has one. Records of
+  // a std::map never move and the ledger never drops one, so a pointer found
+  // once stays valid; a pass then looks no project up by name in the ledger.
+  std::vector<const ProjectUsage*> usage_;
   // The last view Project() computed: the plugin asks for one project several
   // times in a row (its sshare row, then each user's row).
   std::size_t view_project_ = kNoProject;

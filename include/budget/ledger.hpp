@@ -213,5 +213,10 @@ struct ProjectStatus {
 // An account the ledger has never seen has no usage.
 ProjectStatus StatusOf(const Ledger& ledger, const ProjectTerms& terms, const TimeZone& zone,
                        UnixTime now);
+// The same from the project's record, found beforehand (Ledger::Find; nullptr
+// when the ledger has none): for callers that look a project up once and ask
+// for its status every pass.
+ProjectStatus StatusOf(const ProjectUsage* project, const ProjectTerms& terms, const TimeZone& zone,
+                       UnixTime now);
 
 }  // namespace budget

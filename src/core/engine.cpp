@@ -97,6 +97,7 @@ Result<std::unique_ptr<Engine>> Engine::Open(EngineOptions options, UnixTime now
       engine->Log(LogLevel::kError, warning);
     }
     engine->ledger_ = std::move(loaded.value().ledger);
+    engine->usage_.assign(engine->terms_.size(), nullptr);  // records of the new ledger
     engine->accounted_until_ = loaded.value().fresh ? 0 : loaded.value().saved_at;
     engine->Log(LogLevel::kInfo,
                 loaded.value().fresh
@@ -141,6 +142,7 @@ void Engine::InstallConfig(BudgetConfig config) {
   slots_ = std::move(slots);
   states_ = std::move(states);
   factors_.assign(terms_.size(), Factors{});
+  usage_.assign(terms_.size(), nullptr);
   view_project_ = kNoProject;
   config_ = std::move(shared);
   ++generation_;
@@ -308,7 +310,7 @@ UnixTime Engine::accounted_until() const {
 ProjectView Engine::ComputeViewLocked(std::size_t project, UnixTime now) {
   const ProjectTerms& terms = terms_[project];
   ProjectView view;
-  view.status = StatusOf(ledger_, terms, options_.zone, now);
+  view.status = StatusOf(UsageLocked(project), terms, options_.zone, now);
   view.fair_share = ComputeFairShare(FairShareInputs{
       .state = view.status.state,
       .expected = view.status.open.expected,
@@ -346,6 +348,13 @@ void Engine::AtLocked(UnixTime now) {
     ++generation_;
     generation_now_ = now;
   }
+}
+
+const ProjectUsage* Engine::UsageLocked(std::size_t project) {
+  if (usage_[project] == nullptr) {
+    usage_[project] = ledger_.Find(terms_[project].account);
+  }
+  return usage_[project];
 }
 
 const Engine::Factors& Engine::FactorsLocked(std::size_t project, UnixTime now) {

@@ -289,7 +289,11 @@ const ProjectUsage* Ledger::Find(std::string_view account) const {
 
 ProjectStatus StatusOf(const Ledger& ledger, const ProjectTerms& terms, const TimeZone& zone,
                        UnixTime now) {
-  const ProjectUsage* project = ledger.Find(terms.account);
+  return StatusOf(ledger.Find(terms.account), terms, zone, now);
+}
+
+ProjectStatus StatusOf(const ProjectUsage* project, const ProjectTerms& terms, const TimeZone& zone,
+                       UnixTime now) {
   const Usage no_usage;
   const Usage& usage = project == nullptr ? no_usage : project->total;
   const int months = terms.calendar.months();
