@@ -282,7 +282,9 @@ void RunWhy(const WhyOptions& o) {
         fmt::format("why: expected a job id (1234 or 1234_5), got \"{}\"", id));
   }
   const ViewContext context = OpenViewContext(o.source);
-  const CommandOutput queued = RunCommand({"squeue", "-h", "-j", id, "-o", kSqueueFormat});
+  // SLURM_TIME_FORMAT=standard: %V as YYYY-MM-DDTHH:MM:SS, whatever the user's setting.
+  const CommandOutput queued =
+      RunCommand({"squeue", "-h", "-j", id, "-o", kSqueueFormat}, {"SLURM_TIME_FORMAT=standard"});
   const std::vector<std::string> lines = Lines(queued.out);
   if (queued.exit_status != 0 || lines.empty()) {
     Fail(fmt::format("job {} is not in the queue (it has ended, or is not yours to see)", id));
@@ -293,13 +295,19 @@ void RunWhy(const WhyOptions& o) {
   }
   const QueuedJob job{f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7]};
   const ProjectSpec* project = context.config->FindProject(job.account);
-  std::string who = fmt::format("job {} (user {}, account {})", job.id, job.user, job.account);
+  const std::string who =
+      fmt::format("job {} (user {}, account {})", job.id, job.user, job.account);
   if (job.state != "PENDING") {
     fmt::print("{} is {}, not waiting.\n", who, job.state);
     return;
   }
-  const std::int64_t waited = context.now - ParseInstant(job.submitted, context.zone, "squeue %V");
-  fmt::print("{} has waited {} in partition {}: {}\n  ({})\n", who, Span(waited), job.partitions,
+  std::string waited = "?";
+  try {
+    waited = Span(context.now - ParseInstant(job.submitted, context.zone, "squeue %V"));
+  } catch (const CLI::ValidationError&) {
+    // An unexpected time format costs only the wait, not the explanation.
+  }
+  fmt::print("{} has waited {} in partition {}: {}\n  ({})\n", who, waited, job.partitions,
              job.reason, ReasonText(job.reason));
 
   std::vector<std::string> hints;
