@@ -42,6 +42,10 @@ struct ProjectView {
 // How a job's partition counts (budget.conf's PartitionName lines).
 enum class PartitionKind { kUnbudgeted, kBudgeted, kLow };
 
+// What the ledger needs of a project's budget.conf line, and of every line.
+ProjectTerms TermsOf(const ProjectSpec& spec);
+std::vector<ProjectTerms> TermsOf(const BudgetConfig& config);
+
 // Thread-safe: every public method takes the engine's mutex, and none calls
 // out except through the log sink (called with the mutex held: it must not
 // call back into the engine).

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "budget/config.hpp"
+#include "budget/engine.hpp"
 #include "budget/fairshare.hpp"
 #include "budget/job_records.hpp"
 #include "budget/ledger.hpp"
@@ -58,14 +59,6 @@ std::shared_ptr<const BudgetConfig> LoadConfigOrFail(const std::string& path) {
     Fail(config.error());
   }
   return std::make_shared<const BudgetConfig>(std::move(config).value());
-}
-
-std::vector<ProjectTerms> TermsOf(const BudgetConfig& config) {
-  std::vector<ProjectTerms> terms;
-  for (const ProjectSpec& p : config.projects) {
-    terms.push_back({p.account, p.credit, p.calendar});
-  }
-  return terms;
 }
 
 // The fair-share (decayed) usage that `amount` GPU-seconds have at `now` if
@@ -242,7 +235,7 @@ void RunShow(const LedgerOptions& o) {
                "fairshare", "band");
   }
   for (const ProjectSpec& p : config->projects) {
-    const ProjectTerms terms{p.account, p.credit, p.calendar};
+    const ProjectTerms terms = TermsOf(p);
     const ProjectStatus st = StatusOf(ledger, terms, zone, now);
     const FairShare fs = ComputeFairShare({.state = st.state,
                                            .expected = st.open.expected,

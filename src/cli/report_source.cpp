@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <map>
 
+#include "budget/engine.hpp"
 #include "budget/job_records.hpp"
 #include "budget/ledger.hpp"
 #include "budget/state_file.hpp"
@@ -29,7 +30,7 @@ std::vector<ProjectTerms> TermsOf(const std::vector<const ProjectSpec*>& project
   std::vector<ProjectTerms> terms;
   terms.reserve(projects.size());
   for (const ProjectSpec* p : projects) {
-    terms.push_back({p->account, p->credit, p->calendar});
+    terms.push_back(budget::TermsOf(*p));
   }
   return terms;
 }

@@ -44,16 +44,20 @@ std::string FirstLine(const std::string& text) {
   return lines.front() + " (and " + std::to_string(lines.size() - 1) + " more)";
 }
 
+}  // namespace
+
+ProjectTerms TermsOf(const ProjectSpec& spec) {
+  return ProjectTerms{spec.account, spec.credit, spec.calendar};
+}
+
 std::vector<ProjectTerms> TermsOf(const BudgetConfig& config) {
   std::vector<ProjectTerms> terms;
   terms.reserve(config.projects.size());
   for (const ProjectSpec& p : config.projects) {
-    terms.push_back(ProjectTerms{p.account, p.credit, p.calendar});
+    terms.push_back(TermsOf(p));
   }
   return terms;
 }
-
-}  // namespace
 
 Engine::Engine(EngineOptions options) : options_(std::move(options)) {}
 
