@@ -58,7 +58,9 @@ stop_submitter() {
     submitter=
   fi
 }
-trap 'stop_submitter; cluster_stop; rm -rf "$work"' EXIT
+# On failure, the controller's last words explain more than the check that failed.
+trap '((_failures == 0)) || tail -n 40 "$lc/log/slurmctld.log" >&2 || true
+  stop_submitter; cluster_stop; rm -rf "$work"' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
