@@ -10,27 +10,11 @@
 
 #include "budget/file_trust.hpp"
 #include "budget/state_file.hpp"
+#include "budget/text.hpp"
 
 namespace budget {
 
 namespace {
-
-std::vector<std::string> SplitLines(const std::string& text) {
-  std::vector<std::string> lines;
-  std::size_t begin = 0;
-  while (begin <= text.size()) {
-    const std::size_t end = text.find('\n', begin);
-    const std::size_t stop = end == std::string::npos ? text.size() : end;
-    if (stop > begin) {
-      lines.push_back(text.substr(begin, stop - begin));
-    }
-    if (end == std::string::npos) {
-      break;
-    }
-    begin = end + 1;
-  }
-  return lines;
-}
 
 // The first line of a multi-line error: what fits a one-line reply.
 std::string FirstLine(const std::string& text) {

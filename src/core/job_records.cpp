@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "budget/billing.hpp"
+#include "budget/text.hpp"
 
 namespace budget {
 namespace {
@@ -82,17 +83,6 @@ std::optional<std::int64_t> ParseNodes(std::string_view s) {
     }
   }
   return nodes;
-}
-
-std::string JoinLines(const std::vector<std::string>& lines) {
-  std::string out;
-  for (const std::string& line : lines) {
-    if (!out.empty()) {
-      out.push_back('\n');
-    }
-    out += line;
-  }
-  return out;
 }
 
 int RoleIndex(PartitionRole role) { return role == PartitionRole::kLow ? 1 : 0; }

@@ -9,6 +9,8 @@
 #include <tuple>
 #include <utility>
 
+#include "budget/text.hpp"
+
 namespace budget {
 namespace {
 
@@ -120,17 +122,6 @@ std::string MonthText(const CivilDate& d) { return FormatCivilDate(d).substr(0, 
 
 const char* RoleName(PartitionRole role) {
   return role == PartitionRole::kLow ? "low" : "budgeted";
-}
-
-std::string JoinLines(const std::vector<std::string>& lines) {
-  std::string out;
-  for (const std::string& line : lines) {
-    if (!out.empty()) {
-      out.push_back('\n');
-    }
-    out += line;
-  }
-  return out;
 }
 
 }  // namespace

@@ -1,0 +1,34 @@
+// Multi-line error texts: joined by the parsers, split again by the engine's log.
+#include "budget/text.hpp"
+
+namespace budget {
+
+std::string JoinLines(const std::vector<std::string>& lines) {
+  std::string out;
+  for (const std::string& line : lines) {
+    if (!out.empty()) {
+      out.push_back('\n');
+    }
+    out += line;
+  }
+  return out;
+}
+
+std::vector<std::string> SplitLines(std::string_view text) {
+  std::vector<std::string> lines;
+  std::size_t begin = 0;
+  while (begin <= text.size()) {
+    const std::size_t end = text.find('\n', begin);
+    const std::size_t stop = end == std::string_view::npos ? text.size() : end;
+    if (stop > begin) {
+      lines.emplace_back(text.substr(begin, stop - begin));
+    }
+    if (end == std::string_view::npos) {
+      break;
+    }
+    begin = end + 1;
+  }
+  return lines;
+}
+
+}  // namespace budget
