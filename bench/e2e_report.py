@@ -68,10 +68,15 @@ def fair_tree_passes(events):
 
 
 def lock_passes(events, thread):
-    """Per pass: (total, longest) job write lock hold (s) of the priority thread."""
+    """Per pass: (total, longest) job write lock hold (s) of the priority thread.
+
+    The kernel's event filter records only the "decay" and "budget" threads, and each phase
+    runs one plugin, so every lock event of a phase is its priority thread's. The name is
+    checked only when the trace shows it: for a thread it has not cached, it prints "<...>".
+    """
     acquired, holds = {}, []
     for ts, comm, tid, ev in events:
-        if comm != thread:
+        if comm not in (thread, "<...>"):
             continue
         if ev == "lock_out":
             acquired[tid] = ts
