@@ -209,7 +209,7 @@ std::string PlotSvg(const ProjectReport& r, UnixTime now, const TimeZone& zone) 
         svg += fmt::format(
             "<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{0:.1f}\" y2=\"{2:.1f}\" stroke=\"{3}\" "
             "stroke-width=\"3\"/><text x=\"{4:.1f}\" y=\"{5:.1f}\" fill=\"{3}\">{6} lost</text>",
-            x + 3, c.Y(used_end), c.Y(used_end + row.lost), kLostColour, x + 7,
+            x + 3, c.Y(used_end), c.Y(used_end + row.lost), kLostColour, x + 9,
             c.Y(used_end + row.lost / 2) + 4, FormatGpuHours(row.lost));
       }
       if (row.graced > 0) {
@@ -217,7 +217,7 @@ std::string PlotSvg(const ProjectReport& r, UnixTime now, const TimeZone& zone) 
             "<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{0:.1f}\" y2=\"{2:.1f}\" stroke=\"{3}\" "
             "stroke-width=\"3\"/><text x=\"{4:.1f}\" y=\"{5:.1f}\" fill=\"{3}\" "
             "text-anchor=\"end\">+{6}</text>",
-            x - 3, c.Y(accounted), c.Y(accounted + row.graced), kRolledColour, x - 7,
+            x - 3, c.Y(accounted), c.Y(accounted + row.graced), kRolledColour, x - 10,
             c.Y(accounted + row.graced / 2) + 4, FormatGpuHours(row.graced));
       }
     }
@@ -247,6 +247,12 @@ std::string PlotSvg(const ProjectReport& r, UnixTime now, const TimeZone& zone) 
       for (std::size_t m = 0; m < accounted_at.size(); ++m) {
         lost_points += Point(c.X(static_cast<double>(m)), c.Y(accounted_at[m])) + " ";
         lost_data += (m == 0 ? "" : " ") + Gpuh(accounted_at[m]);
+      }
+      if (r.open_month) {
+        // On to now, so that the open month's window reads against it.
+        const GpuSeconds accounted_now = accounted_before_open + r.used_this_month;
+        lost_points += Point(c.X(now_month), c.Y(accounted_now)) + " ";
+        lost_data += " " + Gpuh(accounted_now);
       }
       lost_points.pop_back();
       svg += fmt::format(

@@ -17,7 +17,8 @@ namespace budget::cli {
 //   - the ideal line C x m / D (dashed grey; <polyline id="ideal" data-gpuh=...>);
 //   - cumulative usage charged to the credit at each month's end and now
 //     (blue; <polyline id="used" data-gpuh=...>), and, when credit was lost,
-//     usage plus lost credit (red dashed; id="accounted");
+//     usage plus lost credit at the same points (red dashed; id="accounted"):
+//     the line each month's window below is read against;
 //   - for every month (<g class="month" data-month data-expected data-minimal
 //     data-used data-lost data-rolled-over>, the month's own amounts as in the
 //     JSON history): at its end, the window between where the cumulative
