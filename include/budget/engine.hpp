@@ -58,6 +58,10 @@ class Engine {
   // must pass CheckTrustedFile (file_trust.hpp): a file another user could
   // write is refused with a logged error naming it and its mode.
   static Result<std::unique_ptr<Engine>> Open(EngineOptions options, UnixTime now);
+  // An engine on a configuration already parsed and an empty ledger, reading
+  // and writing no file (options.config_path and state_path are ignored), with
+  // every month ended before `now` closed: for replays and tools.
+  static std::unique_ptr<Engine> Create(BudgetConfig config, EngineOptions options, UnixTime now);
 
   // Re-reads budget.conf; on error (including a file CheckTrustedFile
   // refuses) the last good configuration stays.
@@ -82,6 +86,11 @@ class Engine {
   UnixTime accounted_until() const;
 
   std::optional<ProjectView> Project(std::string_view account, UnixTime now);
+  // The lifecycle state of a project at `now`; nullopt for an account without
+  // a budget. Costs a hash lookup once per project and instant: a pass asks it
+  // for every pending job, to skip the full verdict (Admit) when the state
+  // allows every partition.
+  std::optional<ProjectState> StateOf(std::string_view account, UnixTime now);
   // The user's decayed usage in the project; nullopt if never seen.
   std::optional<double> UserUsage(std::string_view account, std::string_view user) const;
   PartitionKind KindOfPartition(std::string_view partition) const;

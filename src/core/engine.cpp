@@ -97,6 +97,15 @@ Result<std::unique_ptr<Engine>> Engine::Open(EngineOptions options, UnixTime now
   return engine;
 }
 
+std::unique_ptr<Engine> Engine::Create(BudgetConfig config, EngineOptions options, UnixTime now) {
+  options.config_path.clear();
+  options.state_path.clear();
+  std::unique_ptr<Engine> engine(new Engine(std::move(options)));
+  engine->InstallConfig(std::move(config));
+  engine->Advance(now);
+  return engine;
+}
+
 void Engine::InstallConfig(BudgetConfig config) {
   // The parser grew these vectors one record at a time; the engine keeps them
   // for its whole life.
@@ -259,6 +268,15 @@ void Engine::TrackStatesLocked(UnixTime now) {
 std::vector<StateChange> Engine::last_state_changes() const {
   std::lock_guard lock(mutex_);
   return state_changes_;
+}
+
+std::optional<ProjectState> Engine::StateOf(std::string_view account, UnixTime now) {
+  std::lock_guard lock(mutex_);
+  const std::size_t project = FindLocked(account);
+  if (project == kNoProject) {
+    return std::nullopt;
+  }
+  return FactorsLocked(project, now).state;
 }
 
 Admission Engine::Admit(const AdmissionRequest& request, UnixTime now) {

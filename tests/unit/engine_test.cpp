@@ -164,6 +164,37 @@ TEST_F(EngineLifecycle, AdmitTreatsAnAccountWithoutProjectAsUnbudgeted) {
   EXPECT_EQ(a.cause, AdmissionCause::kUnbudgetedAccount);
 }
 
+TEST_F(EngineLifecycle, StateOfFollowsTheLifecycleAndKnowsNoUnbudgetedAccount) {
+  auto engine = Open(At(2026, 3, 20));
+  ASSERT_NE(engine, nullptr);
+  EXPECT_EQ(engine->StateOf("chem", At(2026, 3, 20)), ProjectState::kPreparatory);
+  EXPECT_EQ(engine->StateOf("chem", At(2026, 4, 1)), ProjectState::kActive);
+  EXPECT_EQ(engine->StateOf("chem", At(2026, 10, 1)), ProjectState::kEnded);
+  EXPECT_EQ(engine->StateOf("ops", At(2026, 4, 1)), std::nullopt);
+  // The whole credit (6,000 GPUh = 5,400,000 node-seconds at 4 GPUh a node-hour).
+  engine->Accrue("chem", "alice", "normal", 1000, At(2026, 4, 2), At(2026, 4, 2) + 5'400);
+  EXPECT_EQ(engine->StateOf("chem", At(2026, 4, 3)), ProjectState::kLow);
+}
+
+TEST_F(EngineLifecycle, CreateWorksOnAParsedConfigurationWithoutFiles) {
+  auto config = ParseBudgetConfig(kConf, "inline.conf");
+  ASSERT_TRUE(config.ok()) << config.error();
+  EngineOptions options;
+  options.config_path = (dir_ / "never-read.conf").string();
+  options.state_path = (dir_ / "never-written.state").string();
+  options.zone = TimeZone::Utc();
+  auto engine = Engine::Create(std::move(config).value(), options, At(2026, 4, 1));
+  engine->Accrue("chem", "alice", "normal", 1, At(2026, 4, 1), At(2026, 4, 1) + 3600);
+  EXPECT_EQ(engine->ledger().Find("chem")->total.Budgeted(1), 4 * 3600);
+  EXPECT_TRUE(engine->Save(At(2026, 4, 2)).ok());
+  EXPECT_FALSE(std::filesystem::exists(options.state_path));
+  // April closed at the 1st of May: the active project of 6,000 GPUh, 1,000 a
+  // month, used 4 GPUh of its expected 1,000 and kept its grace.
+  const std::vector<ClosedMonth> closed = engine->Advance(At(2026, 5, 1));
+  ASSERT_EQ(closed.size(), 1U);
+  EXPECT_EQ(closed[0].month, 1);
+}
+
 // The views and factors a pass reuses (engine.hpp: one computation per
 // project per `now`) never outlive a change of the ledger or the projects.
 using EngineCache = EngineLifecycle;
