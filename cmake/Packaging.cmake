@@ -5,7 +5,7 @@
 #   BUDGET_SLURM_PLUGIN_DIR (/usr/lib/<multiarch>/slurm-wlm)  the plugins, Slurm's stock PluginDir
 #   /usr/bin/sbudget
 #   /usr/share/man/man{1,5,8}/*.gz         every docs/*.1, docs/*.5, docs/*.8, gzip -9n
-#   /usr/share/doc/slurm-budget/           README.md and docs/*.md
+#   /usr/share/doc/slurm-budget/           README.md, docs/*.md and the figures they show (docs/*.svg)
 #   /usr/share/doc/slurm-budget/examples/  docs/examples/budget.conf and slurm.conf.example
 #
 # The package (`cmake --build BUILD --target package`, or `cpack` in BUILD) exists only with
@@ -58,7 +58,7 @@ if(BUDGET_BUILD_TESTS AND BUDGET_MAN AND _budget_man_sources)
       exit $status]] sh ${_budget_man_sources})
 endif()
 
-file(GLOB _budget_docs CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/docs/*.md)
+file(GLOB _budget_docs CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/docs/*.md ${PROJECT_SOURCE_DIR}/docs/*.svg)
 install(FILES ${PROJECT_SOURCE_DIR}/README.md ${_budget_docs} DESTINATION ${_budget_doc_dir})
 install(FILES ${PROJECT_SOURCE_DIR}/docs/examples/budget.conf ${PROJECT_SOURCE_DIR}/slurm.conf.example
   DESTINATION ${_budget_doc_dir}/examples)

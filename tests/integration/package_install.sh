@@ -101,10 +101,9 @@ check "Depends pins the installed slurmctld exactly: slurmctld (= $slurmctld_ver
 files=$(dpkg -L "$package")
 want=("$stock/priority_budget.so" "$stock/job_submit_budget.so" /usr/bin/sbudget
   /usr/share/man/man5/budget.conf.5.gz /usr/share/man/man8/priority_budget.8.gz
+  /usr/share/man/man1/sbudget.1.gz "/usr/share/doc/$package/user-guide.md"
+  "/usr/share/doc/$package/user-guide-plot.svg"
   "/usr/share/doc/$package/examples/budget.conf" "/usr/share/doc/$package/examples/slurm.conf.example")
-if [[ -f "$repo/docs/sbudget.1" ]]; then
-  want+=(/usr/share/man/man1/sbudget.1.gz)
-fi
 for f in "${want[@]}"; do
   check "installs $f" grep -qx "$f" <<<"$files"
 done
