@@ -23,26 +23,10 @@
 set -euo pipefail
 
 build=$(cd "${1:?usage: lifecycle_scenarios.sh BUILD_DIR}" && pwd)
-here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-# shellcheck source=SCRIPTDIR/lib/cluster.sh
-source "$here/lib/cluster.sh"
-# shellcheck source=SCRIPTDIR/lib/accounts.sh
-source "$here/lib/accounts.sh"
-# shellcheck source=SCRIPTDIR/lib/budget_fixture.sh
-source "$here/lib/budget_fixture.sh"
-# shellcheck source=SCRIPTDIR/lib/checks.sh
-source "$here/lib/checks.sh"
-
-sbudget=$build/src/cli/sbudget
-lc=${BUDGET_LC:-/tmp/budget-lc}
-work=$(mktemp -d /tmp/budget-lifecycle.XXXXXX)
-chmod 755 "$work"
-ledger=$lc/spool/ctld/budget_ledger
-ctld_log=$lc/log/slurmctld.log
-
-trap 'cluster_stop; rm -rf "$work"' EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+# shellcheck source=SCRIPTDIR/lib/scenario.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/scenario.sh"
+scenario_scratch lifecycle
+scenario_traps
 
 for so in priority_budget.so job_submit_budget.so; do
   [[ -f "$build/src/slurm/$so" ]] || {
