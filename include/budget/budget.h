@@ -229,6 +229,25 @@ budget_status budget_engine_admit(budget_engine *engine,
 				  const budget_admission_request *request,
 				  budget_admission *out, budget_error *err);
 
+/* A project's lifecycle state at `now`, and whether budget_engine_admit
+ * would allow every job of the account as asked, whatever its partitions:
+ * true for a preparatory or active project and for an account without a
+ * budget under UnbudgetedAccounts=allow. Cheap (one hash lookup, cached per
+ * project and instant; no string is built), so that a pass over every
+ * pending job asks for the full verdict only when allows_all is 0.
+ * `account` NULL or "": a job without an account (no budget). */
+typedef struct {
+	budget_project_state state;	/* NONE: the account has no budget */
+	int allows_all;			/* 1: admit's verdict is ALLOW */
+} budget_project_lifecycle;
+
+/* BUDGET_E_INVALID for a NULL engine or out; otherwise BUDGET_OK, also for
+ * an account without a budget (state NONE). */
+budget_status budget_engine_project_state(budget_engine *engine,
+					  const char *account, int64_t now,
+					  budget_project_lifecycle *out,
+					  budget_error *err);
+
 /* The fair-share factor the sshare client computes (classic formula,
  * 2^(-usage/shares)); 0 for shares <= 0. Pure: needs no engine. */
 double budget_classic_fs_factor(double effective_usage, double shares_norm);

@@ -363,6 +363,29 @@ budget_status budget_engine_admit(budget_engine* engine, const budget_admission_
   });
 }
 
+budget_status budget_engine_project_state(budget_engine* engine, const char* account, int64_t now,
+                                          budget_project_lifecycle* out, budget_error* err) {
+  return Guard(err, [&]() -> budget_status {
+    if (engine == nullptr || out == nullptr) {
+      SetError(err, "budget_engine_project_state: engine and out are required");
+      return BUDGET_E_INVALID;
+    }
+    // The rows of Admit's table (admission.hpp) whose verdict does not
+    // depend on the partitions asked for, and is kAllow.
+    if (const auto state = engine->engine->StateOf(View(account), now)) {
+      out->state = ToC(*state);
+      out->allows_all =
+          *state == budget::ProjectState::kPreparatory || *state == budget::ProjectState::kActive;
+      return BUDGET_OK;
+    }
+    // Rare (most accounts have a budget): the configuration is only copied here.
+    out->state = BUDGET_PROJECT_NONE;
+    out->allows_all = engine->engine->config()->unbudgeted_accounts ==
+                      budget::BudgetConfig::UnbudgetedAction::kAllow;
+    return BUDGET_OK;
+  });
+}
+
 double budget_classic_fs_factor(double effective_usage, double shares_norm) {
   if (!(shares_norm > 0) || std::isnan(effective_usage)) {
     return 0.0;

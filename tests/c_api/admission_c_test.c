@@ -1,4 +1,5 @@
-/* budget_engine_admit from C: the verdicts the Slurm plugins act on, and the error contract. */
+/* budget_engine_admit and budget_engine_project_state from C: the verdicts the Slurm plugins act
+ * on, the cheap state a pass checks first, and the error contract. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,7 +30,10 @@ static const char *conf =
 	/* small, created 15 December 2025: 1 January .. 30 June 2026 */
 	"NodeHourPrice=2026:2.69\n"
 	"Project=alpha Kind=small Credit=6 Created=2025-12-15 Start=2026-01-01 "
-	"PIs=a@uni.ch\n";
+	"PIs=a@uni.ch\n"
+	/* preparatory until 1 March 2026 */
+	"Project=beta Kind=small Credit=6 Created=2025-12-15 Start=2026-03-01 "
+	"PIs=b@uni.ch\n";
 
 static void write_file(const char *path, const char *text)
 {
@@ -41,6 +45,32 @@ static void write_file(const char *path, const char *text)
 	}
 	fputs(text, f);
 	fclose(f);
+}
+
+/* budget_engine_project_state must agree with the full verdict: allows_all
+ * only where admit allows every partition list, and the same state. */
+static void check_state_agrees(budget_engine *engine, int64_t now,
+			       const char *account, int allows_all)
+{
+	static const char *const lists[] = { "normal", "low", "normal,low",
+					     "debug", NULL };
+	budget_project_lifecycle life = { BUDGET_PROJECT_ENDED, -1 };
+	budget_admission_request request = { .now = now, .account = account };
+	budget_admission a;
+	budget_error err;
+	int i, all = 1;
+
+	CHECK(budget_engine_project_state(engine, account, now, &life, &err) ==
+	      BUDGET_OK);
+	CHECK(life.allows_all == allows_all);
+	for (i = 0; lists[i]; i++) {
+		request.partitions = lists[i];
+		CHECK(budget_engine_admit(engine, &request, &a, &err) ==
+		      BUDGET_OK);
+		CHECK(a.state == life.state);
+		all = all && (a.action == BUDGET_ADMIT_ALLOW);
+	}
+	CHECK(all == allows_all);
 }
 
 static budget_status admit(budget_engine *engine, int64_t now,
@@ -71,6 +101,7 @@ int main(int argc, char **argv)
 	budget_admission a;
 	budget_usage_sample sample;
 	budget_admission_request request = { 0 };
+	budget_project_lifecycle life;
 	budget_error err;
 	char long_list[2000];
 
@@ -99,6 +130,25 @@ int main(int argc, char **argv)
 	CHECK(admit(engine, JAN_15, "alpha", long_list, &a) ==
 	      BUDGET_E_INVALID);
 
+	/* The cheap state: its error contract, then agreement with admit in
+	 * every state below. */
+	CHECK(budget_engine_project_state(NULL, "alpha", JAN_15, &life, &err) ==
+	      BUDGET_E_INVALID);
+	CHECK(budget_engine_project_state(engine, "alpha", JAN_15, NULL, NULL) ==
+	      BUDGET_E_INVALID);
+	CHECK(budget_engine_project_state(engine, "alpha", JAN_15, &life,
+					  NULL) == BUDGET_OK);
+	CHECK(life.state == BUDGET_PROJECT_ACTIVE && life.allows_all == 1);
+	check_state_agrees(engine, JAN_15, "alpha", 1);
+	CHECK(budget_engine_project_state(engine, "beta", JAN_15, &life,
+					  NULL) == BUDGET_OK);
+	CHECK(life.state == BUDGET_PROJECT_PREPARATORY);
+	check_state_agrees(engine, JAN_15, "beta", 1);
+	/* UnbudgetedAccounts=reject: no account, or one without a budget. */
+	check_state_agrees(engine, JAN_15, "ops", 0);
+	check_state_agrees(engine, JAN_15, NULL, 0);
+	check_state_agrees(engine, JAN_15, "", 0);
+
 	/* Active: allowed as asked, no message. */
 	CHECK(admit(engine, JAN_15, "alpha", "normal", &a) == BUDGET_OK);
 	CHECK(a.action == BUDGET_ADMIT_ALLOW);
@@ -119,6 +169,7 @@ int main(int argc, char **argv)
 	CHECK(a.action == BUDGET_ADMIT_REDIRECT);
 	CHECK(a.cause == BUDGET_CAUSE_CREDIT_USED_UP);
 	CHECK(a.state == BUDGET_PROJECT_LOW);
+	check_state_agrees(engine, JAN_15 + 6000, "alpha", 0);
 	CHECK(!strcmp(a.partitions, "low"));
 	CHECK(strstr(a.message, "runs in partition low instead of normal"));
 	CHECK(!strncmp(a.hold_reason, BUDGET_HOLD_PREFIX,
@@ -134,12 +185,14 @@ int main(int argc, char **argv)
 	CHECK(a.action == BUDGET_ADMIT_REJECT);
 	CHECK(a.cause == BUDGET_CAUSE_LOW_ALLOWANCE_USED);
 	CHECK(a.state == BUDGET_PROJECT_BLOCKED);
+	check_state_agrees(engine, JAN_15 + 6000, "alpha", 0);
 	CHECK(a.low_used == 3600);
 	CHECK(strstr(a.message, "(1 of 1 GPUh used)"));
 
 	/* Ended at midnight of 1 July. */
 	CHECK(admit(engine, JUL_1, "alpha", "low", &a) == BUDGET_OK);
 	CHECK(a.cause == BUDGET_CAUSE_ENDED && a.state == BUDGET_PROJECT_ENDED);
+	check_state_agrees(engine, JUL_1, "alpha", 0);
 	CHECK(strstr(a.message, "ended on 2026-06-30"));
 	CHECK(strstr(a.message, "readable until 2026-09-28"));
 
@@ -150,6 +203,16 @@ int main(int argc, char **argv)
 	CHECK(a.state == BUDGET_PROJECT_NONE && a.last_day[0] == '\0');
 	CHECK(admit(engine, JAN_15, NULL, NULL, &a) == BUDGET_OK);
 	CHECK(a.cause == BUDGET_CAUSE_UNBUDGETED_ACCOUNT);
+
+	/* UnbudgetedAccounts=allow (the default): accounts without a budget
+	 * start anything, after a reload as from the start. */
+	write_file(conf_path, strchr(conf, '\n') + 1);
+	CHECK(budget_engine_reload(engine, conf_path, &err) == BUDGET_OK);
+	CHECK(budget_engine_project_state(engine, "ops", JAN_15, &life,
+					  NULL) == BUDGET_OK);
+	CHECK(life.state == BUDGET_PROJECT_NONE && life.allows_all == 1);
+	check_state_agrees(engine, JAN_15, "ops", 1);
+	check_state_agrees(engine, JAN_15, NULL, 1);
 
 	budget_engine_close(engine);
 	if (failures)
