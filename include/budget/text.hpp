@@ -1,4 +1,4 @@
-// Multi-line error texts: every error of a file is one line of one message.
+// Line-oriented text: walking a file's lines with their numbers, and multi-line error texts.
 #pragma once
 
 #include <string>
@@ -6,6 +6,30 @@
 #include <vector>
 
 namespace budget {
+
+// Walks the lines of a text file's contents, numbered from 1: lines end with
+// LF or CR LF (the CR is not part of the line), the last one may have no end,
+// and a text ending with its last line's end has no empty line after it.
+//
+//   LineCursor lines(text);
+//   while (lines.Next()) {
+//     Parse(lines.line(), lines.number());
+//   }
+//
+// The lines are views into `text`, which must outlive the cursor.
+class LineCursor {
+ public:
+  explicit LineCursor(std::string_view text) : rest_(text) {}
+  // Moves to the next line; false at the end of the text.
+  bool Next();
+  std::string_view line() const { return line_; }
+  int number() const { return number_; }
+
+ private:
+  std::string_view rest_;
+  std::string_view line_;
+  int number_ = 0;
+};
 
 // The lines joined with '\n' (no trailing newline); "" for none.
 std::string JoinLines(const std::vector<std::string>& lines);

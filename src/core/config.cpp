@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "budget/civil_date.hpp"
+#include "budget/text.hpp"
 
 namespace budget {
 namespace {
@@ -411,20 +412,9 @@ class Parser {
   explicit Parser(std::string_view file_name) { config_.path = std::string(file_name); }
 
   Result<BudgetConfig> Parse(std::string_view text) {
-    int line_number = 0;
-    std::size_t begin = 0;
-    while (begin < text.size()) {
-      std::size_t end = text.find('\n', begin);
-      if (end == std::string_view::npos) {
-        end = text.size();
-      }
-      std::string_view line = text.substr(begin, end - begin);
-      if (line.ends_with('\r')) {
-        line.remove_suffix(1);
-      }
-      ++line_number;
-      ParseLine(line, line_number);
-      begin = end + 1;
+    LineCursor lines(text);
+    while (lines.Next()) {
+      ParseLine(lines.line(), lines.number());
     }
     Finish();
     if (!diags_.Empty()) {

@@ -103,16 +103,10 @@ Result<std::vector<JobRecord>> ParseJobRecords(std::string_view text,
   const std::string source(source_name);
   std::vector<JobRecord> jobs;
   std::vector<std::string> errors;
-  int line_number = 0;
-  std::size_t pos = 0;
-  while (pos < text.size()) {
-    const std::size_t end = text.find('\n', pos);
-    std::string_view line = text.substr(pos, end == std::string_view::npos ? end : end - pos);
-    pos = end == std::string_view::npos ? text.size() : end + 1;
-    ++line_number;
-    if (!line.empty() && line.back() == '\r') {
-      line.remove_suffix(1);
-    }
+  LineCursor lines(text);
+  while (lines.Next()) {
+    std::string_view line = lines.line();
+    const int line_number = lines.number();
     if (line.find_first_not_of(" \t") == std::string_view::npos) {
       continue;
     }

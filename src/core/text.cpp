@@ -1,7 +1,21 @@
-// Multi-line error texts: joined by the parsers, split again by the engine's log.
+// Line-oriented text: the line cursor of the parsers, and their multi-line error texts.
 #include "budget/text.hpp"
 
 namespace budget {
+
+bool LineCursor::Next() {
+  if (rest_.empty()) {
+    return false;
+  }
+  const std::size_t end = rest_.find('\n');
+  line_ = rest_.substr(0, end);
+  rest_.remove_prefix(end == std::string_view::npos ? rest_.size() : end + 1);
+  if (line_.ends_with('\r')) {
+    line_.remove_suffix(1);
+  }
+  ++number_;
+  return true;
+}
 
 std::string JoinLines(const std::vector<std::string>& lines) {
   std::string out;

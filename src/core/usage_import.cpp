@@ -136,16 +136,10 @@ Result<std::vector<UsageImportRow>> ParseUsageImport(std::string_view text,
   std::vector<std::string> errors;
   std::map<std::tuple<std::string, std::string, CivilDate, PartitionRole>, int> seen;
   bool header_seen = false;
-  int line_number = 0;
-  std::size_t pos = 0;
-  while (pos < text.size()) {
-    const std::size_t end = text.find('\n', pos);
-    std::string_view line = text.substr(pos, end == std::string_view::npos ? end : end - pos);
-    pos = end == std::string_view::npos ? text.size() : end + 1;
-    ++line_number;
-    if (!line.empty() && line.back() == '\r') {
-      line.remove_suffix(1);
-    }
+  LineCursor lines(text);
+  while (lines.Next()) {
+    std::string_view line = lines.line();
+    const int line_number = lines.number();
     line = Trim(line.substr(0, line.find('#')));
     if (line.empty()) {
       continue;
@@ -217,7 +211,7 @@ Result<std::vector<UsageImportRow>> ParseUsageImport(std::string_view text,
     rows.push_back(std::move(row));
   }
   if (!header_seen) {
-    return Error{file + ":" + std::to_string(std::max(line_number, 1)) +
+    return Error{file + ":" + std::to_string(std::max(lines.number(), 1)) +
                  ": header: no header line; the file must start with " + Quoted(kHeader)};
   }
   if (!errors.empty()) {

@@ -1,7 +1,11 @@
-// Tests for text.hpp: joining and splitting multi-line error texts.
+// Tests for text.hpp: the line cursor, joining and splitting multi-line error texts.
 #include "budget/text.hpp"
 
 #include <gtest/gtest.h>
+
+#include <string>
+#include <string_view>
+#include <vector>
 
 namespace budget {
 namespace {
@@ -20,6 +24,28 @@ TEST(Text, SplitLinesDropsEmptyLines) {
 TEST(Text, SplitUndoesJoin) {
   const std::vector<std::string> lines = {"budget.conf:3: Credit: bad", "budget.conf:9: Kind: bad"};
   EXPECT_EQ(SplitLines(JoinLines(lines)), lines);
+}
+
+std::vector<std::string> Walk(std::string_view text) {
+  std::vector<std::string> seen;
+  LineCursor lines(text);
+  while (lines.Next()) {
+    seen.push_back(std::to_string(lines.number()) + ":" + std::string(lines.line()));
+  }
+  return seen;
+}
+
+TEST(LineCursor, NumbersEveryLineFromOneAndDropsCarriageReturns) {
+  EXPECT_EQ(Walk("a\r\n\nb\n"), (std::vector<std::string>{"1:a", "2:", "3:b"}));
+}
+
+TEST(LineCursor, ReadsALastLineWithoutItsEnd) {
+  EXPECT_EQ(Walk("a\nb"), (std::vector<std::string>{"1:a", "2:b"}));
+}
+
+TEST(LineCursor, AnEmptyTextHasNoLine) {
+  EXPECT_TRUE(Walk("").empty());
+  EXPECT_EQ(Walk("\n"), (std::vector<std::string>{"1:"}));
 }
 
 }  // namespace
