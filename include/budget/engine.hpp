@@ -58,10 +58,12 @@ class Engine {
   // must pass CheckTrustedFile (file_trust.hpp): a file another user could
   // write is refused with a logged error naming it and its mode.
   static Result<std::unique_ptr<Engine>> Open(EngineOptions options, UnixTime now);
-  // An engine on a configuration already parsed and an empty ledger, reading
-  // and writing no file (options.config_path and state_path are ignored), with
-  // every month ended before `now` closed: for replays and tools.
-  static std::unique_ptr<Engine> Create(BudgetConfig config, EngineOptions options, UnixTime now);
+  // An engine on a configuration already parsed and a ledger (empty by
+  // default), reading and writing no file (options.config_path and state_path
+  // are ignored), with every month ended before `now` closed: for replays and
+  // tools.
+  static std::unique_ptr<Engine> Create(BudgetConfig config, EngineOptions options, UnixTime now,
+                                        Ledger ledger = {});
 
   // Re-reads budget.conf; on error (including a file CheckTrustedFile
   // refuses) the last good configuration stays.

@@ -97,11 +97,14 @@ Result<std::unique_ptr<Engine>> Engine::Open(EngineOptions options, UnixTime now
   return engine;
 }
 
-std::unique_ptr<Engine> Engine::Create(BudgetConfig config, EngineOptions options, UnixTime now) {
+std::unique_ptr<Engine> Engine::Create(BudgetConfig config, EngineOptions options, UnixTime now,
+                                       Ledger ledger) {
   options.config_path.clear();
   options.state_path.clear();
   std::unique_ptr<Engine> engine(new Engine(std::move(options)));
   engine->InstallConfig(std::move(config));
+  engine->ledger_ = std::move(ledger);
+  engine->usage_.assign(engine->terms_.size(), nullptr);  // records of the new ledger
   engine->Advance(now);
   return engine;
 }

@@ -195,6 +195,19 @@ TEST_F(EngineLifecycle, CreateWorksOnAParsedConfigurationWithoutFiles) {
   EXPECT_EQ(closed[0].month, 1);
 }
 
+TEST_F(EngineLifecycle, CreateStartsFromTheLedgerItIsGiven) {
+  auto config = ParseBudgetConfig(kConf, "inline.conf");
+  ASSERT_TRUE(config.ok()) << config.error();
+  EngineOptions options;
+  options.zone = TimeZone::Utc();
+  auto first = Engine::Create(config.value(), options, At(2026, 4, 1));
+  first->Accrue("chem", "alice", "normal", 2, At(2026, 4, 1), At(2026, 4, 1) + 3600);
+  auto second = Engine::Create(std::move(config).value(), options, At(2026, 4, 2), first->ledger());
+  // The same charges; only the instant usage was last decayed to moved on.
+  EXPECT_EQ(second->ledger().Find("chem")->users, first->ledger().Find("chem")->users);
+  EXPECT_EQ(second->Project("chem", At(2026, 4, 2))->status.used_this_month, 8 * 3600);
+}
+
 // The views and factors a pass reuses (engine.hpp: one computation per
 // project per `now`) never outlive a change of the ledger or the projects.
 using EngineCache = EngineLifecycle;
