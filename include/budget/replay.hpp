@@ -1,4 +1,5 @@
-// Replay: a workload trace through a simulated Slurm-like controller, under the budget policy or a baseline.
+// Replay: a workload trace through a simulated Slurm-like controller, under the budget policy or a
+// baseline.
 #pragma once
 
 #include <array>
@@ -26,7 +27,7 @@ struct TraceJob {
   std::string user;                // trace user (SWF: the user id as text)
   std::string group;               // trace group; may be empty
   std::string account;             // the project (budget.conf account); set by the mapping
-  std::string partition;           // budget.conf partition asked for; empty: the default budgeted one
+  std::string partition;  // budget.conf partition asked for; empty: the default budgeted one
 };
 
 // The policy a replay ranks pending jobs with.
@@ -64,25 +65,45 @@ struct ReplayedJob {
   UnixTime end = -1;
   std::uint32_t nodes = 0;
   int requeues = 0;  // times preempted and requeued
-  // Why it never started: "", "ended", "unbudgeted-account", "low-allowance-used",
-  // "too-large" (more nodes than the cluster), "pending-at-end".
+  // "" when it ran to its end. Else why it did not: refused at submit or held
+  // until the end, ToString(AdmissionCause): "ended", "unbudgeted-account",
+  // "credit-used-up", "low-allowance-used"; "too-large" (more nodes than the
+  // cluster); "pending-at-end" (queued, not held, when the replay ended).
   std::string outcome;
 };
 
-// One project in one calendar month of the replay.
+// One project (a budget.conf Project= line) in one calendar month of the
+// replay: every calendar month that [first_submit, end of the replay]
+// touches. The first and last months count only their part inside the replay.
 struct ReplayProjectMonth {
   std::string account;
-  CivilDate month;                 // the 1st of the calendar month
-  GpuSeconds owed = 0;             // expected consumption of the project month (policy.md §3)
-  GpuSeconds delivered = 0;        // GPU-seconds run in the month (budgeted + low)
-  GpuSeconds delivered_low = 0;    // of which in the low partition
-  GpuSeconds lost = 0;             // credit forfeited at the month's close
-  std::int64_t waiting_seconds = 0;  // seconds with at least one job pending
-  // Seconds spent in each lifecycle state, indexed by ProjectState.
+  CivilDate month;  // the 1st of the calendar month
+  // expected(m) of policy.md §3 for the project month m open in this calendar
+  // month (ProjectStatus::open.expected, read when the month begins, or at the
+  // first submission for the first month); <= 0 when the project is ahead of
+  // its line; 0 outside the project's months 1..D.
+  GpuSeconds owed = 0;
+  // Node-seconds run in the month x gpus_per_node, budgeted, low and
+  // unbilled partitions alike (usage split at midnight of the 1st).
+  GpuSeconds delivered = 0;
+  GpuSeconds delivered_low = 0;  // of which in the low partition
+  // Credit forfeited (MonthRow::lost) when the project month that began on
+  // this month's 1st closed during the replay; 0 while it is still open.
+  // Months closed before the first submission are not reported.
+  GpuSeconds lost = 0;
+  // Seconds of the month with at least one job of the project pending
+  // (queued, held or not, not running).
+  std::int64_t waiting_seconds = 0;
+  // Seconds of the month spent in each lifecycle state, indexed by
+  // ProjectState, as the engine reports it at each pass and month boundary
+  // (usage-driven changes are seen at the pass that charges the usage).
   std::array<std::int64_t, 5> seconds_in_state{};
 };
 
-// Wait-time percentiles (seconds) of the jobs that started, per group.
+// Wait-time percentiles (seconds) of the jobs that started, per group. A
+// job's wait is its last start - submit (a requeued job counts the time
+// before its last start). Nearest rank: pN is the smallest wait with at
+// least N% of the group's waits <= it; every field 0 when jobs = 0.
 struct WaitPercentiles {
   std::string group;  // "small", "large" (project kind), "unbudgeted", "all"
   std::size_t jobs = 0;
@@ -100,22 +121,68 @@ struct OccupancySample {
 struct ReplayResult {
   ReplayPolicy policy = ReplayPolicy::kBudget;
   std::vector<ReplayedJob> jobs;  // in trace order
-  // Started jobs' ids in start order (ties: in the order the scheduler started them).
+  // Started jobs' ids in start order (ties: in the order the scheduler
+  // started them); a requeued job appears once per start.
   std::vector<std::uint64_t> start_order;
   std::vector<ReplayProjectMonth> months;  // by account (budget.conf order), then month
+  // Always four groups, in this order: "small", "large" (the project's kind),
+  // "unbudgeted" (accounts without a Project= line), "all".
   std::vector<WaitPercentiles> waits;
-  std::vector<OccupancySample> occupancy;  // hourly buckets from the first submit
+  // Hourly buckets from first_submit to makespan_end (the last one may be
+  // shorter): node-seconds busy (preempted runs included) / node-seconds.
+  std::vector<OccupancySample> occupancy;
   UnixTime first_submit = 0;
-  UnixTime makespan_end = 0;  // last job end
-  double mean_occupancy = 0;  // over [first_submit, makespan_end)
-  std::uint64_t priority_passes = 0;
-  std::uint64_t scheduler_passes = 0;
+  UnixTime makespan_end = 0;          // last job end; first_submit when none ran
+  double mean_occupancy = 0;          // busy node-seconds / (nodes x (makespan_end - first_submit))
+  std::uint64_t priority_passes = 0;  // priority passes run (see Replay)
+  std::uint64_t scheduler_passes = 0;  // scheduler runs: one per event instant
 };
 
 // Runs the replay. `config` is budget.conf (projects, partitions, low
-// partition); jobs need not be sorted. Errors: a job with nodes = 0 or
-// limit < run; options.nodes = 0. Jobs larger than the cluster are not an
-// error: they never start (outcome "too-large").
+// partition); jobs need not be sorted. Errors: a job with nodes = 0, run < 0
+// or limit < run; options.nodes = 0; calc_period_seconds <= 0. Jobs larger
+// than the cluster are not an error: they never start (outcome "too-large").
+// Deterministic: the same inputs (in any order) give the same result.
+//
+// The simulation (one homogeneous cluster of options.nodes whole nodes; low
+// partition jobs share them):
+//   Time starts at the first submission. Events, processed at each instant in
+//   this order: job ends (real end = start + run_seconds; usage accrued to the
+//   end), a month boundary (midnight of the 1st in options.zone: running jobs
+//   accrued to it, Engine::Advance closes the month, the new month's owed is
+//   read), a priority pass (every calc_period_seconds from the first
+//   submission; skipped while no job runs, since then every pending job is
+//   held and nothing can change a hold), submissions, then the scheduler.
+//   A priority pass accrues every running job since its last accrual,
+//   advances the engine (decay, month closes), re-evaluates holds (kBudget)
+//   and re-ranks every pending job; the queue is sorted once per pass, jobs
+//   arriving in between are ranked at arrival.
+//   Submission: a job asking for no partition gets budget.conf's first
+//   budgeted one. kBudget: Engine::Admit decides: kReject -> never queued
+//   (outcome = ToString(AdmissionCause)); kRedirect -> queued in the low
+//   partition. kBaseline: every job is queued as submitted.
+//   Holds (kBudget): at each pass a pending job whose project is not
+//   preparatory or active and whose verdict is not kAllow is held (priority
+//   0, never started) and released when the verdict is kAllow again.
+//   Scheduler: pending jobs in order (priority, then submit time, then id)
+//   start while they fit; with preempt_low, a job of a budgeted partition that
+//   does not fit requeues running low-partition jobs (most recently started
+//   first) when that frees enough nodes. The first job that still does not
+//   fit gets the EASY reservation: the earliest instant at which, running
+//   jobs ending at start + limit_seconds, enough nodes are free. Then at most
+//   backfill_depth later jobs are tried: one starts if it fits now and either
+//   ends (by its limit) by the reservation or fits in the nodes the
+//   reservation leaves spare.
+//   Priority: kBudget: Engine::Priority (the plugin's factor); kBaseline:
+//   ComputeJobPriority with fair_share = 2^(-U/S), U = the project's decayed
+//   usage / all projects' decayed usage (0 when there is none), S = its credit
+//   / all credit; accounts without a Project= line get 0. Both: accrue_time =
+//   submit, min_nodes = nodes, cluster_nodes = options.nodes, cluster_cpus =
+//   nodes x gpus_per_node, cpus 0, time limit in whole minutes (rounded up).
+//   Accounting: both policies charge the same Engine (Accrue at every pass,
+//   month boundary, job end and requeue), so months, owed and lost compare.
+//   The replay ends when no job runs and none is left to submit; jobs still
+//   pending then are held ones (outcome: the hold's cause at the last pass).
 Result<ReplayResult> Replay(const BudgetConfig& config, std::vector<TraceJob> jobs,
                             const ReplayOptions& options);
 
