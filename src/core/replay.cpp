@@ -125,8 +125,14 @@ class Simulation {
   void ObserveStates(UnixTime now);
   void RecordOwed(UnixTime now);
   void UpdateBaselineFactors(UnixTime now);
-  // The job's hold verdict at `now` (budget policy): true when it may start.
-  bool Allowed(Job& job, UnixTime now);
+  // The lifecycle verdict for the job's project and partition at `now`
+  // (Engine::Admit, remembered until `now` changes or usage accrues).
+  struct Verdict {
+    AdmissionAction action = AdmissionAction::kAllow;
+    AdmissionCause cause = AdmissionCause::kNone;
+    std::uint32_t redirect = 0;  // kRedirect: the partition to run in
+  };
+  Verdict VerdictOf(const Job& job, UnixTime now);
   std::uint32_t Rank(const Job& job, UnixTime now);
   QueueEntry EntryOf(std::uint32_t index) const;
   ReplayResult Collect();
@@ -148,6 +154,9 @@ class Simulation {
   std::set<std::pair<UnixTime, std::uint32_t>> low_running_;  // (start, job)
   std::uint32_t low_running_nodes_ = 0;
   std::vector<double> baseline_factor_;  // per project, at the last pass
+  std::unordered_map<std::uint64_t, Verdict> verdicts_;
+  UnixTime verdicts_at_ = -1;
+  UnixTime now_ = 0;  // the instant being processed
 
   std::optional<replay::ProjectMonthLog> log_;
   std::optional<replay::Occupancy> occupancy_;
@@ -197,19 +206,33 @@ std::uint32_t Simulation::Rank(const Job& job, UnixTime now) {
   return ComputeJobPriority(options_.weights, in).priority;
 }
 
-bool Simulation::Allowed(Job& job, UnixTime now) {
-  if (job.project == kNoProject) {
-    return true;  // Unbudgeted=reject refused it at submit; nothing changes later
+Simulation::Verdict Simulation::VerdictOf(const Job& job, UnixTime now) {
+  if (now != verdicts_at_) {
+    verdicts_.clear();
+    verdicts_at_ = now;
   }
+  // One verdict per project and partition: accounts without a Project= line
+  // all get the same (keyed past the last project).
+  const std::uint64_t project = job.project == kNoProject ? config_.projects.size() : job.project;
+  const std::uint64_t key = project << 32U | job.partition;
+  if (const auto found = verdicts_.find(key); found != verdicts_.end()) {
+    return found->second;
+  }
+  Verdict verdict;
   // The plugin's shortcut: these states allow every partition.
-  const std::optional<ProjectState> state = engine_->StateOf(job.trace.account, now);
-  if (state == ProjectState::kPreparatory || state == ProjectState::kActive) {
-    return true;
+  const std::optional<ProjectState> state =
+      job.project == kNoProject ? std::nullopt : engine_->StateOf(job.trace.account, now);
+  if (state != ProjectState::kPreparatory && state != ProjectState::kActive) {
+    const Admission admission = engine_->Admit(
+        AdmissionRequest{job.trace.account, {partitions_[job.partition].name}, 0}, now);
+    verdict.action = admission.action;
+    verdict.cause = admission.cause;
+    if (admission.action == AdmissionAction::kRedirect && !admission.partitions.empty()) {
+      verdict.redirect = Intern(admission.partitions.front());
+    }
   }
-  const Admission verdict = engine_->Admit(
-      AdmissionRequest{job.trace.account, {partitions_[job.partition].name}, 0}, now);
-  job.hold_cause = verdict.cause;
-  return verdict.action == AdmissionAction::kAllow;
+  verdicts_.emplace(key, verdict);
+  return verdict;
 }
 
 void Simulation::Submit(std::uint32_t index, UnixTime now) {
@@ -220,15 +243,14 @@ void Simulation::Submit(std::uint32_t index, UnixTime now) {
     return;
   }
   if (options_.policy == ReplayPolicy::kBudget) {
-    const Admission verdict = engine_->Admit(
-        AdmissionRequest{job.trace.account, {partitions_[job.partition].name}, 0}, now);
+    const Verdict verdict = VerdictOf(job, now);
     if (verdict.action == AdmissionAction::kReject) {
       job.state = JobState::kRefused;
       job.outcome = ToString(verdict.cause);
       return;
     }
-    if (verdict.action == AdmissionAction::kRedirect && !verdict.partitions.empty()) {
-      job.partition = Intern(verdict.partitions.front());
+    if (verdict.action == AdmissionAction::kRedirect) {
+      job.partition = verdict.redirect;
     }
   }
   job.state = JobState::kPending;
@@ -247,6 +269,7 @@ void Simulation::Accrue(Job& job, UnixTime now) {
   const std::int64_t seconds = now - job.last_accrual;
   engine_->Accrue(job.trace.account, job.trace.user, partitions_[job.partition].name,
                   job.trace.nodes, job.last_accrual, now);
+  verdicts_at_ = -1;  // the usage may change a project's state
   if (job.project != kNoProject) {
     log_->AddDelivered(job.project, seconds * job.trace.nodes * options_.gpus_per_node, IsLow(job));
   }
@@ -325,11 +348,16 @@ void Simulation::Pass(UnixTime now) {
     }
     Job& job = jobs_[e.job];
     QueueEntry entry = e;
-    job.held = options_.policy == ReplayPolicy::kBudget && !Allowed(job, now);
+    job.held = false;
+    if (options_.policy == ReplayPolicy::kBudget && job.project != kNoProject) {
+      // Unbudgeted=reject refused the others at submit; nothing changes later.
+      const Verdict verdict = VerdictOf(job, now);
+      job.held = verdict.action != AdmissionAction::kAllow;
+      job.hold_cause = verdict.cause;
+    }
     if (job.held) {
       entry.priority = 0;  // Slurm's held priority: last in the queue, never started
     } else {
-      job.hold_cause = AdmissionCause::kNone;
       entry.priority = Rank(job, now);
     }
     ranked.push_back(entry);
@@ -512,6 +540,7 @@ ReplayResult Simulation::Run() {
   const std::int64_t period = options_.calc_period_seconds;
   std::size_t next_submit = 0;
   UnixTime now = first;
+  now_ = first;
   while (true) {
     UnixTime t = kNever;
     if (next_submit < order.size()) {
@@ -533,6 +562,7 @@ ReplayResult Simulation::Run() {
       next_pass += (t - next_pass + period - 1) / period * period;
     }
     now = t;
+    now_ = t;
     while (!ends_.empty() && std::get<0>(ends_.top()) <= now) {
       const auto [end, index, serial] = ends_.top();
       ends_.pop();
@@ -558,7 +588,9 @@ ReplayResult Simulation::Run() {
 }
 
 ReplayResult Simulation::Collect() {
-  const UnixTime log_end = std::max(makespan_end_, result_.first_submit);
+  // The last instant processed: a refused submission or a month boundary may
+  // come after the last job end.
+  const UnixTime log_end = std::max(makespan_end_, now_);
   std::vector<std::int64_t> small;
   std::vector<std::int64_t> large;
   std::vector<std::int64_t> unbudgeted;

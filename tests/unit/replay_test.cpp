@@ -269,6 +269,36 @@ TEST(ReplayAdmission, HoldsRedirectsAndRejectsAsThePluginDoes) {
   EXPECT_GT(april.seconds_in_state[static_cast<std::size_t>(ProjectState::kBlocked)], 0);
 }
 
+TEST(ReplayAdmission, MonthsCoverARefusalAfterTheLastEnd) {
+  const BudgetConfig config = Parse(kLifecycle);
+  const UnixTime t0 = At(2026, 4, 10);
+  const UnixTime refused = At(2026, 5, 5);
+  const ReplayResult result =
+      RunReplay(config, {Job(1, "tiny", t0, 1, kHour, kHour), Job(2, "gone", refused, 1, 600, 600)},
+                Options(1));
+  EXPECT_EQ(Find(result, 2).outcome, "ended");
+  EXPECT_EQ(result.makespan_end, t0 + kHour);
+  // Every second from the first submission to the last event is in one state.
+  for (const std::string_view account : {"tiny", "gone"}) {
+    std::int64_t total = 0;
+    for (const ReplayProjectMonth& m : result.months) {
+      if (m.account == account) {
+        for (const std::int64_t seconds : m.seconds_in_state) {
+          EXPECT_GE(seconds, 0);
+          total += seconds;
+        }
+      }
+    }
+    EXPECT_EQ(total, refused - t0) << account;
+  }
+  EXPECT_EQ(
+      Month(result, "gone", 5).seconds_in_state[static_cast<std::size_t>(ProjectState::kEnded)],
+      refused - At(2026, 5, 1));
+  // tiny used 4 of its 8 GPUh in April, above the minimal: nothing lost.
+  EXPECT_EQ(Month(result, "tiny", 4).lost, 0);
+  EXPECT_EQ(Month(result, "tiny", 5).owed, GpuHours(8) * 2 / 6 - GpuHours(4));
+}
+
 TEST(ReplayAdmission, BaselineAdmitsEveryJobAsSubmitted) {
   const BudgetConfig config = Parse(kLifecycle);
   const UnixTime t0 = At(2026, 4, 10);
