@@ -106,6 +106,9 @@ struct GenerateOptions {
   // The date of the trace's time 0. The projects start on the 1st of its month.
   CivilDate start;
   std::uint32_t gpus_per_node = 4;  // > 0: GPUh per node-hour, for demand and billing
+  // The cluster's nodes: wider jobs never start, so they are no one's demand.
+  // 0: every job counts.
+  std::uint32_t max_nodes = 0;
   std::string trace_name;           // for the generated file's comment only
 };
 
@@ -119,8 +122,8 @@ struct GeneratedProject {
 
 struct GeneratedProjects {
   std::vector<GeneratedProject> projects;  // p01 first
-  // Calendar months from the start's month to the month of the last submission,
-  // inclusive (days of 86,400 s from time 0): the months the trace puts work in.
+  // The trace's length: from its first to its last submission, in months of
+  // 30.436875 days (a year / 12), rounded to the nearest, at least 1.
   int trace_months = 0;
   std::string config_text;  // a budget.conf declaring them; parses with ParseBudgetConfig
 };
@@ -133,7 +136,7 @@ struct GeneratedProjects {
 //     largest user and projects come out in a spread of sizes, as on a real
 //     cluster, rather than all alike;
 //   - each project's credit is its users' demand (node-seconds x gpus_per_node,
-//     in GPUh) over the trace's months, scaled to the project's duration and
+//     in GPUh, of the jobs no wider than max_nodes) over the trace's months, scaled to the project's duration and
 //     rounded up to whole GPUh: credit = ceil(demand x D / trace_months), so the
 //     linear line over the trace's months is exactly what its users asked for;
 //   - a project is small (6 months) unless that credit exceeds the small

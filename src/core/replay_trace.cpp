@@ -407,13 +407,18 @@ Result<GeneratedProjects> GenerateProjects(std::vector<TraceJob>& jobs,
   };
   std::vector<UserDemand> users;
   std::unordered_map<std::string, std::size_t> index_of;
-  UnixTime last_submit = 0;
+  UnixTime first_submit = jobs.front().submit;
+  UnixTime last_submit = jobs.front().submit;
   for (const TraceJob& job : jobs) {
     const auto [it, added] = index_of.emplace(job.user, users.size());
     if (added) {
       users.push_back({job.user, 0});
     }
-    users[it->second].node_seconds += job.run_seconds * static_cast<std::int64_t>(job.nodes);
+    // A job wider than the cluster never runs: it asks for nothing it can get.
+    if (options.max_nodes == 0 || job.nodes <= options.max_nodes) {
+      users[it->second].node_seconds += job.run_seconds * static_cast<std::int64_t>(job.nodes);
+    }
+    first_submit = std::min(first_submit, job.submit);
     last_submit = std::max(last_submit, job.submit);
   }
   const auto count = static_cast<std::size_t>(options.projects);
@@ -428,9 +433,12 @@ Result<GeneratedProjects> GenerateProjects(std::vector<TraceJob>& jobs,
 
   GeneratedProjects out;
   const CivilDate start{options.start.year, options.start.month, 1};
-  const CivilDate last_day = AddDays(options.start, static_cast<int>(last_submit / 86400));
-  out.trace_months =
-      (last_day.year - start.year) * 12 + (last_day.month - start.month) + 1;
+  // Months of 30.436875 days (365.2425 / 12), to the nearest: a three-month
+  // trace that ends a few minutes into a fourth month (an hour of daylight
+  // saving time, a late job) still counts three.
+  constexpr std::int64_t kMonthSeconds = 2'629'746;
+  out.trace_months = static_cast<int>(
+      std::max<std::int64_t>(1, (last_submit - first_submit + kMonthSeconds / 2) / kMonthSeconds));
   const bool large_possible = start.month == 1 || start.month == 7;
 
   std::size_t digits = std::to_string(count).size();

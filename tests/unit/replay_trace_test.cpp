@@ -270,7 +270,7 @@ TEST(GenerateProjects, DealsUsersRoundRobinLargestFirst) {
 }
 
 TEST(GenerateProjects, ConfigTextParsesAndMatches) {
-  std::vector<TraceJob> jobs = {Job("1", 0, 3600, 1), Job("2", 40 * 86400, 3600, 3)};
+  std::vector<TraceJob> jobs = {Job("1", 0, 3600, 1), Job("2", 61 * 86400, 3600, 3)};
   GenerateOptions options;
   options.projects = 2;
   options.start = CivilDate{2027, 3, 1};
@@ -278,7 +278,7 @@ TEST(GenerateProjects, ConfigTextParsesAndMatches) {
   options.trace_name = "t.swf";
   const Result<GeneratedProjects> generated = GenerateProjects(jobs, options);
   ASSERT_TRUE(generated.ok()) << generated.error();
-  EXPECT_EQ(generated.value().trace_months, 2);  // 1 March + 40 days = 10 April
+  EXPECT_EQ(generated.value().trace_months, 2);  // 61 days: 2.004 months
   // 10800 node-s x 4 = 12 GPUh over 2 months -> 36 GPUh for 6 months; 4 GPUh -> 12.
   EXPECT_EQ(generated.value().projects[0].credit_gpu_hours, 36);
   EXPECT_EQ(generated.value().projects[1].credit_gpu_hours, 12);
@@ -319,6 +319,33 @@ TEST(GenerateProjects, LargeWhenAboveTheSmallGuidelineAndStartAllows) {
   ASSERT_TRUE(march.ok()) << march.error();
   EXPECT_EQ(march.value().projects[0].kind, ProjectKind::kSmall);
   EXPECT_EQ(march.value().projects[0].credit_gpu_hours, 240000);
+}
+
+TEST(GenerateProjects, TraceMonthsRoundToTheNearest) {
+  // 92 days and one hour (October to December with the end of daylight saving
+  // time) is three months, not four; 15 days is one, as is a single instant.
+  GenerateOptions options;
+  options.projects = 1;
+  options.start = CivilDate{2027, 7, 1};
+  std::vector<TraceJob> quarter = {Job("a", 0, 10, 1), Job("a", 92 * 86400 + 3600, 10, 1)};
+  ASSERT_TRUE(GenerateProjects(quarter, options).ok());
+  EXPECT_EQ(GenerateProjects(quarter, options).value().trace_months, 3);
+  std::vector<TraceJob> fortnight = {Job("a", 100, 10, 1), Job("a", 100 + 15 * 86400, 10, 1)};
+  EXPECT_EQ(GenerateProjects(fortnight, options).value().trace_months, 1);
+  std::vector<TraceJob> one = {Job("a", 100, 10, 1)};
+  EXPECT_EQ(GenerateProjects(one, options).value().trace_months, 1);
+}
+
+TEST(GenerateProjects, JobsWiderThanTheClusterAreNoDemand) {
+  std::vector<TraceJob> jobs = {Job("a", 0, 3600, 128), Job("a", 10, 3600, 64)};
+  GenerateOptions options;
+  options.projects = 1;
+  options.start = CivilDate{2027, 3, 1};
+  options.max_nodes = 64;
+  const Result<GeneratedProjects> generated = GenerateProjects(jobs, options);
+  ASSERT_TRUE(generated.ok()) << generated.error();
+  EXPECT_EQ(generated.value().projects[0].demand_node_seconds, 64 * 3600);
+  EXPECT_EQ(generated.value().projects[0].credit_gpu_hours, 64 * 4 * 6);
 }
 
 TEST(GenerateProjects, AccountWidthFollowsTheCount) {
