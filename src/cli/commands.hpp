@@ -17,5 +17,6 @@ void AddLedgerCommand(CLI::App& app);       // ledger_command.cpp
 void AddProjectView(CLI::App& app);
 void AddPlotCommand(CLI::App& app);  // plot_command.cpp
 void AddWhyCommand(CLI::App& app);   // why_command.cpp
+void AddReplayCommand(CLI::App& app);  // replay_command.cpp
 
 }  // namespace budget::cli

@@ -39,6 +39,7 @@ int Run(int argc, char** argv) {
   budget::cli::AddLedgerCommand(app);
   budget::cli::AddPlotCommand(app);
   budget::cli::AddWhyCommand(app);
+  budget::cli::AddReplayCommand(app);
   budget::cli::AddProjectView(app);
   try {
     app.parse(argc, argv);
