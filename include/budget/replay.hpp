@@ -44,8 +44,8 @@ struct ReplayOptions {
   // slurm.conf's PriorityCalcPeriod: pending priorities are recomputed at
   // every multiple of it after the first submission (and at start).
   std::int64_t calc_period_seconds = 300;
-  std::int64_t half_life_seconds = 7 * 86400;  // PriorityDecayHalfLife; 0: no decay
-  PriorityWeights weights;                     // age, fairshare, jobsize ... as slurm.conf
+  std::int64_t half_life_seconds = std::int64_t{7} * 86400;  // PriorityDecayHalfLife; 0: no decay
+  PriorityWeights weights;  // age, fairshare, jobsize ... as slurm.conf
   // EASY backfill: only the first `backfill_depth` pending jobs after the
   // blocked head are tried (bf_max_job_test).
   std::uint32_t backfill_depth = 1000;

@@ -539,7 +539,6 @@ ReplayResult Simulation::Run() {
   UnixTime next_pass = first;
   const std::int64_t period = options_.calc_period_seconds;
   std::size_t next_submit = 0;
-  UnixTime now = first;
   now_ = first;
   while (true) {
     UnixTime t = kNever;
@@ -561,28 +560,27 @@ ReplayResult Simulation::Run() {
     if (next_pass < t) {
       next_pass += (t - next_pass + period - 1) / period * period;
     }
-    now = t;
     now_ = t;
-    while (!ends_.empty() && std::get<0>(ends_.top()) <= now) {
+    while (!ends_.empty() && std::get<0>(ends_.top()) <= now_) {
       const auto [end, index, serial] = ends_.top();
       ends_.pop();
       if (jobs_[index].state == JobState::kRunning && jobs_[index].serial == serial) {
-        Finish(index, now);
+        Finish(index, now_);
       }
     }
-    if (now == next_month) {
-      MonthBoundary(now);
-      next_month = options_.zone.MidnightOf(FirstOfMonthAfter(options_.zone.DateAt(now), 1));
+    if (now_ == next_month) {
+      MonthBoundary(now_);
+      next_month = options_.zone.MidnightOf(FirstOfMonthAfter(options_.zone.DateAt(now_), 1));
     }
-    if (now == next_pass) {
-      Pass(now);
+    if (now_ == next_pass) {
+      Pass(now_);
       next_pass += period;
     }
-    while (next_submit < order.size() && jobs_[order[next_submit]].trace.submit <= now) {
-      Submit(order[next_submit], now);
+    while (next_submit < order.size() && jobs_[order[next_submit]].trace.submit <= now_) {
+      Submit(order[next_submit], now_);
       ++next_submit;
     }
-    Schedule(now);
+    Schedule(now_);
   }
   return Collect();
 }

@@ -60,10 +60,10 @@ ReplayResult RunReplay(const BudgetConfig& config, std::vector<TraceJob> jobs,
 const ReplayedJob& Find(const ReplayResult& result, std::uint64_t id) {
   const auto found = std::find_if(result.jobs.begin(), result.jobs.end(),
                                   [id](const ReplayedJob& job) { return job.id == id; });
-  static const ReplayedJob kMissing;
+  static const ReplayedJob missing;
   if (found == result.jobs.end()) {
     ADD_FAILURE() << "job " << id << " missing";
-    return kMissing;
+    return missing;
   }
   return *found;
 }
@@ -72,10 +72,10 @@ const ReplayProjectMonth& Month(const ReplayResult& result, std::string_view acc
   const auto found = std::find_if(
       result.months.begin(), result.months.end(),
       [&](const ReplayProjectMonth& m) { return m.account == account && m.month.month == month; });
-  static const ReplayProjectMonth kMissing;
+  static const ReplayProjectMonth missing;
   if (found == result.months.end()) {
     ADD_FAILURE() << account << " month " << month << " missing";
-    return kMissing;
+    return missing;
   }
   return *found;
 }
@@ -133,8 +133,8 @@ TEST(Replay, GoldenTraceBackfillsAndReserves) {
   EXPECT_EQ(alpha_april.delivered_low, 0);
   // Month 1 of 6 of 600 GPUh: expected 100 GPUh, minimal 50 GPUh (grace 50%).
   EXPECT_EQ(alpha_april.owed, 100 * kGpuHour);
-  EXPECT_EQ(alpha_april.lost, 50 * kGpuHour - 5400 * 4);
-  EXPECT_EQ(beta_april.lost, 50 * kGpuHour - 7800 * 4);
+  EXPECT_EQ(alpha_april.lost, 50 * kGpuHour - std::int64_t{5400} * 4);
+  EXPECT_EQ(beta_april.lost, 50 * kGpuHour - std::int64_t{7800} * 4);
   // Both had a job pending from +0 to midnight.
   EXPECT_EQ(alpha_april.waiting_seconds, 2 * kHour);
   EXPECT_EQ(beta_april.waiting_seconds, 2 * kHour);
