@@ -7,6 +7,14 @@
 #   - the ledger charged exactly what sacct says the jobs used (NNodes x 4 x ElapsedRaw,
 #     to the GPU-second), as in a quiet run (plugin_scenarios.sh check 3);
 #   - credit - used this month - remaining (the closed months' share) is unchanged.
+# Then, with the same cluster (PrivateData=jobs,usage,accounts from the start):
+#   - PrivateData: a plain user sees only their own pending jobs in sprio, only their own
+#     user rows in sshare, only their project in sbudget (another one is refused);
+#   - values from users are data, never configuration, commands or paths: jobs named
+#     `$(touch ...)` or with a newline and "Project=evil Credit=999999", comments like
+#     "Project=evil Credit=999999" and "../../..", accounts such as '$(id)' or '../p_s1',
+#     sbudget -A '../../etc/passwd': budget.conf is unchanged, the ledger has no new project
+#     and still loads, no file is created, and no log line starts with the injected text.
 # Run it alone: flock /tmp/budget-cluster.lock tests/integration/storm.sh build/ci
 # Stops every daemon it started, also on failure. Exits 0 when every check passes.
 set -euo pipefail
@@ -61,7 +69,8 @@ fixture_dates
 } >"$work/budget.conf"
 export PRIORITY_TYPE=priority/budget
 export EXTRA_PLUGIN_DIR=$build/src/slurm
-export EXTRA_SLURM_CONF="PriorityParameters=budget_conf=$work/budget.conf"
+export EXTRA_SLURM_CONF="PriorityParameters=budget_conf=$work/budget.conf
+PrivateData=jobs,usage,accounts"
 
 section "start: priority/budget, a fresh ledger"
 FRESH=1 cluster_start
@@ -127,8 +136,7 @@ check "no command timed out ($(sort "$work/timeouts" | uniq -c | tr '\n' ' '))" 
 scancel -t PENDING 2>/dev/null || true
 cluster_wait_idle 300
 now=$(date +%s)
-wait_for 120 "a pass to save the ledger" \
-  awk -v t="$now" '$1 == "saved-at" { exit !($2 > t) }' "$ledger"
+wait_for 120 "a pass to save the ledger" ledger_saved_after $((now + 1))
 total=$("$sbudget" ledger show --config "$work/budget.conf" --ledger "$ledger" --json |
   jq -r '[.[] | select(.project | startswith("p_s")) | .used_this_month] | add * 3600 | round')
 want=$(sacct -a -X -n -P -S "$(date -d "@$start" +%Y-%m-%dT%H:%M:%S)" -o Account,NNodes,ElapsedRaw |
@@ -137,4 +145,79 @@ echo "jobs submitted: $submitted; ledger: $total GPU-s; sacct: $want GPU-s"
 check "the ledger equals sacct's usage to the GPU-second" test "$total" = "$want"
 check "credit - used - remaining unchanged for every project ($closed_before)" \
   test "$(accounted_closed)" = "$closed_before"
+
+section "PrivateData=jobs,usage,accounts: a user sees only what it allows"
+# One job holds every node, so each user's job stays pending and sprio lists it.
+blocker=$(cluster_as u_s3 sbatch --parsable -A p_s3 -N "${NODES:-4}" --exclusive -t 5 \
+  --chdir="$work" -o /dev/null --wrap 'sleep 300')
+wait_for 30 "the blocker to run" job_state_is "$blocker" RUNNING
+declare -A mine=()
+for p in "${projects[@]}"; do
+  mine[$p]=$(cluster_as "u_${p#p_}" sbatch --parsable -A "$p" -N 1 --exclusive -t 1 \
+    --chdir="$work" -o /dev/null --wrap 'true')
+done
+wait_for 90 "a pass to rank the pending jobs" \
+  bash -c "[[ \$(sprio -h -o %i | sort -u | wc -l) -ge 3 ]]"
+check "root sees every project's pending job in sprio" \
+  test "$(sprio -h -o %i | sort -u | paste -sd,)" = "$(printf '%s\n' "${mine[@]}" | sort | paste -sd,)"
+check "u_s1 sees only its own job in sprio (${mine[p_s1]})" \
+  test "$(cluster_as u_s1 sprio -h -o %i | sort -u | paste -sd,)" = "${mine[p_s1]}"
+check "u_s1 sees only its own job in sprio -l" \
+  test "$(cluster_as u_s1 sprio -l -h | awk '{ print $3 }' | sort -u | paste -sd,)" = u_s1
+check "u_s1 sees only its own job in squeue" \
+  test "$(cluster_as u_s1 squeue -h -o %u | sort -u | paste -sd,)" = u_s1
+sshare_users=$(cluster_as u_s1 sshare -a -l -P | awk -F'|' 'NR > 1 && $2 != "" { print $2 }' | sort -u | paste -sd,)
+check "u_s1 sees only its own user row in sshare -a (got: $sshare_users)" test "$sshare_users" = u_s1
+check "root sees every user in sshare -a" \
+  test "$(sshare -a -l -P | awk -F'|' 'NR > 1 && $2 != "" { print $2 }' | sort -u | paste -sd,)" = u_s1,u_s2,u_s3
+check "u_s1: sbudget shows p_s1 only" \
+  test "$(cluster_as u_s1 "$sbudget" --json | jq -r '[.[].project] | join(",")')" = p_s1
+check "u_s1: sbudget -A p_s2 is refused" bash -c "! runuser -u u_s1 -- env SLURM_CONF=$SLURM_CONF '$sbudget' -A p_s2 >/dev/null 2>&1"
+check "u_s1: sbudget --all is refused" bash -c "! runuser -u u_s1 -- env SLURM_CONF=$SLURM_CONF '$sbudget' --all >/dev/null 2>&1"
+scancel "$blocker" "${mine[@]}" 2>/dev/null || true
+cluster_wait_idle 120
+
+section "values from users are data: names, comments, accounts, paths"
+conf_sum=$(sha256sum <"$work/budget.conf")
+ledger_projects() { awk '$1 == "project" { print $2 }' "$ledger" | sort | paste -sd,; }
+projects_before=$(ledger_projects)
+log_lines=$(wc -l <"$lc/log/slurmctld.log")
+pwned=$work/pwned
+rm -f "$pwned"*
+nl=$'\n'
+evil=()
+evil+=("$(cluster_as u_s1 sbatch --parsable -A p_s1 -t 1 --chdir="$work" -o /dev/null \
+  -J "\$(touch $pwned.name)\`touch $pwned.tick\`" --comment "Project=evil Credit=999999" --wrap 'true')")
+evil+=("$(cluster_as u_s1 sbatch --parsable -A p_s1 -t 1 --chdir="$work" -o /dev/null \
+  -J "x${nl}Project=evil2 Credit=999999" --comment "../../../../$pwned.path${nl}Project=evil3" --wrap 'true')")
+evil+=("$(cluster_as u_s2 sbatch --parsable -A p_s2 -t 1 --chdir="$work" -o /dev/null \
+  -J '../../../etc/budget.conf' --comment "; touch $pwned.semi; | touch $pwned.pipe" --wrap 'true')")
+for e in "${evil[@]}"; do
+  check "the job with hostile name/comment is accepted as data (JobId $e)" test -n "$e"
+done
+check "sbatch -A '\$(id)' is refused" \
+  bash -c "! runuser -u u_s1 -- env SLURM_CONF=$SLURM_CONF sbatch -A '\$(touch $pwned.acct)' -t 1 -o /dev/null --wrap true >/dev/null 2>&1"
+check "sbatch -A '../p_s1' is refused" \
+  bash -c "! runuser -u u_s1 -- env SLURM_CONF=$SLURM_CONF sbatch -A '../p_s1' -t 1 -o /dev/null --wrap true >/dev/null 2>&1"
+check "u_s1: sbudget -A '../../etc/passwd' is refused" \
+  bash -c "! runuser -u u_s1 -- env SLURM_CONF=$SLURM_CONF '$sbudget' -A '../../etc/passwd' >/dev/null 2>&1"
+check "u_s1: sbudget -A '\$(touch ...)' is refused" \
+  bash -c "! runuser -u u_s1 -- env SLURM_CONF=$SLURM_CONF '$sbudget' -A '\$(touch $pwned.cli)' >/dev/null 2>&1"
+cluster_as u_s1 "$sbudget" why "${evil[0]}" >/dev/null 2>&1 || true
+cluster_wait_idle 120
+now=$(date +%s)
+wait_for 120 "a pass to save the ledger" ledger_saved_after $((now + 1))
+scontrol reconfigure
+sleep 2
+check "budget.conf unchanged" test "$(sha256sum <"$work/budget.conf")" = "$conf_sum"
+check "the ledger loads" "$sbudget" ledger show --config "$work/budget.conf" --ledger "$ledger" >/dev/null
+check "the ledger has the same projects ($projects_before)" test "$(ledger_projects)" = "$projects_before"
+check "the ledger has no line from a job's name or comment" bash -c "! grep -q 'evil\\|Credit=\\|budget.conf' '$ledger'"
+check "no file was created by a name, comment or account ($(compgen -G "$pwned*" | tr '\n' ' '))" \
+  bash -c "! compgen -G '$pwned*' >/dev/null"
+tail -n +"$((log_lines + 1))" "$lc/log/slurmctld.log" >"$work/log.new"
+check "no log line starts with injected text" bash -c "! grep -q '^Project=\\|^\\(\\[[^]]*\\] \\)\\?Project=' '$work/log.new'"
+check "slurmctld did not log the budgets reloaded from another file" \
+  bash -c "! grep 'budgets reloaded from' '$work/log.new' | grep -v -q -- 'from $work/budget.conf\$'"
+check "slurmctld is still the same process" test "$(_lc_pid slurmctld)" = "$ctld_pid"
 summary
