@@ -344,34 +344,57 @@ static void _decay_slurm_usage(double real_decay)
 	list_iterator_destroy(itr);
 }
 
-/* Fills assoc->usage from the budget: what sshare shows. Takes no lock. */
-static void _set_assoc_from_budget(slurmdb_assoc_rec_t *assoc, time_t now)
+/* The view of `account`'s project at `now`; false (and *view zeroed) for an
+ * account without a budget. Takes no lock. */
+static bool _project_view(const char *account, time_t now,
+			  budget_project_view *view)
 {
-	budget_project_view view;
+	if (!account || budget_engine_project(engine, account, now, view,
+					      NULL)) {
+		memset(view, 0, sizeof(*view));
+		return false;
+	}
+	return true;
+}
+
+/* Fills assoc->usage from its project's view: what sshare shows. Takes no
+ * lock. */
+static void _fill_assoc_usage(slurmdb_assoc_rec_t *assoc,
+			      const budget_project_view *view)
+{
 	double usage = 0.0;
 
-	if (!assoc->acct ||
-	    budget_engine_project(engine, assoc->acct, now, &view, NULL)) {
-		memset(&view, 0, sizeof(view));
-	}
 	if (assoc->user)
 		budget_engine_user_usage(engine, assoc->acct, assoc->user,
 					 &usage, NULL);
 	else
-		usage = view.usage_gpu_seconds;
+		usage = view->usage_gpu_seconds;
 
 	assoc->usage->usage_raw = (long double) usage;
-	assoc->usage->usage_efctv = (long double) view.effective_usage;
-	assoc->usage->fs_factor = view.fair_share;
-	assoc->usage->level_fs = (long double) view.level;
+	assoc->usage->usage_efctv = (long double) view->effective_usage;
+	assoc->usage->fs_factor = view->fair_share;
+	assoc->usage->level_fs = (long double) view->level;
 }
 
-static bool _is_project_account(slurmdb_assoc_rec_t *assoc, time_t now)
+/* Fills assoc->usage from the budget: what sshare shows. Takes no lock. */
+static void _set_assoc_from_budget(slurmdb_assoc_rec_t *assoc, time_t now)
 {
 	budget_project_view view;
 
+	(void) _project_view(assoc->acct, now, &view);
+	_fill_assoc_usage(assoc, &view);
+}
+
+/* Whether assoc is a project's account row (not a user's). The per-project
+ * state of this instant, cached by the engine: no view is computed. */
+static bool _is_project_account(slurmdb_assoc_rec_t *assoc, time_t now)
+{
+	budget_project_lifecycle lifecycle;
+
 	return !assoc->user && assoc->acct &&
-		!budget_engine_project(engine, assoc->acct, now, &view, NULL);
+		!budget_engine_project_state(engine, assoc->acct, now,
+					     &lifecycle, NULL) &&
+		(lifecycle.state != BUDGET_PROJECT_NONE);
 }
 
 /*
@@ -390,17 +413,24 @@ static void _publish_usage(time_t now)
 	if (!root || !assoc_mgr_assoc_list)
 		return;
 
+	/* A project's view is computed once here (a user's row follows its
+	 * account's and reuses it); the loops below ask only for the state. */
 	itr = list_iterator_create(assoc_mgr_assoc_list);
 	while ((assoc = list_next(itr))) {
-		if (!assoc->user && !_is_project_account(assoc, now))
+		budget_project_view view;
+		bool project = _project_view(assoc->acct, now, &view);
+
+		if (!assoc->user && !project) {
 			assoc->usage->usage_raw = 0;
-		else
-			_set_assoc_from_budget(assoc, now);
+			continue;
+		}
+		_fill_assoc_usage(assoc, &view);
+		if (!assoc->user && (assoc->shares_raw != SLURMDB_FS_USE_PARENT))
+			assoc->shares_raw =
+				(uint32_t) llround(view.shares_gpu_hours);
 	}
 	list_iterator_reset(itr);
 	while ((assoc = list_next(itr))) {
-		budget_project_view view;
-
 		if (!_is_project_account(assoc, now))
 			continue;
 		for (up = assoc->usage->parent_assoc_ptr; up;
@@ -408,10 +438,6 @@ static void _publish_usage(time_t now)
 			if (!_is_project_account(up, now))
 				up->usage->usage_raw += assoc->usage->usage_raw;
 		}
-		budget_engine_project(engine, assoc->acct, now, &view, NULL);
-		if (assoc->shares_raw != SLURMDB_FS_USE_PARENT)
-			assoc->shares_raw =
-				(uint32_t) llround(view.shares_gpu_hours);
 	}
 
 	total = root->usage->usage_raw;
@@ -545,9 +571,27 @@ static uint32_t _priority_in(job_record_t *job_ptr, part_record_t *part_ptr,
 	if (!factors)
 		return out.priority;
 
-	xfree(factors->tres_weights);
-	xfree(factors->priority_tres);
-	memset(factors, 0, sizeof(*factors));
+	/* The arrays of the last pass are reused when the TRES count has not
+	 * changed: a pass then allocates nothing per job. */
+	if (weight_tres_cnt && (factors->tres_cnt == weight_tres_cnt) &&
+	    factors->priority_tres && factors->tres_weights) {
+		double *priority_tres = factors->priority_tres;
+		double *tres_weights = factors->tres_weights;
+
+		memset(factors, 0, sizeof(*factors));
+		factors->priority_tres = priority_tres;
+		factors->tres_weights = tres_weights;
+	} else {
+		xfree(factors->tres_weights);
+		xfree(factors->priority_tres);
+		memset(factors, 0, sizeof(*factors));
+		if (weight_tres_cnt) {
+			factors->priority_tres = xcalloc(weight_tres_cnt,
+							 sizeof(double));
+			factors->tres_weights = xcalloc(weight_tres_cnt,
+							sizeof(double));
+		}
+	}
 	factors->priority_age = out.age;
 	factors->priority_assoc = out.assoc;
 	factors->priority_fs = out.fairshare;
@@ -560,10 +604,6 @@ static uint32_t _priority_in(job_record_t *job_ptr, part_record_t *part_ptr,
 		size_t size = sizeof(double) * weight_tres_cnt;
 
 		factors->tres_cnt = weight_tres_cnt;
-		factors->priority_tres = xcalloc(weight_tres_cnt,
-						 sizeof(double));
-		factors->tres_weights = xcalloc(weight_tres_cnt,
-						sizeof(double));
 		memcpy(factors->priority_tres, tres_weighted, size);
 		memcpy(factors->tres_weights, weight_tres, size);
 	}
@@ -636,6 +676,8 @@ static bool _budget_held(job_record_t *job_ptr)
 static void _apply_lifecycle(job_record_t *job_ptr, time_t now)
 {
 	bool ours = _budget_held(job_ptr);
+	const char *account;
+	budget_project_lifecycle lifecycle;
 	budget_admission_request request;
 	budget_admission verdict;
 	budget_error err;
@@ -648,10 +690,19 @@ static void _apply_lifecycle(job_record_t *job_ptr, time_t now)
 	if (job_ptr->direct_set_prio && (job_ptr->priority > 0))
 		return;		/* an operator's priority: the override */
 
+	account = job_ptr->account ? job_ptr->account :
+		(job_ptr->assoc_ptr ? job_ptr->assoc_ptr->acct : NULL);
+	/* Most jobs' projects let them start wherever they ask: the full
+	 * verdict (and its strings) only for the others and for our holds. */
+	if (!ours &&
+	    !budget_engine_project_state(engine, account, now, &lifecycle,
+					 NULL) &&
+	    lifecycle.allows_all)
+		return;
+
 	request = (budget_admission_request) {
 		.now = now,
-		.account = job_ptr->account ? job_ptr->account :
-			(job_ptr->assoc_ptr ? job_ptr->assoc_ptr->acct : NULL),
+		.account = account,
 		.partitions = job_ptr->partition ? job_ptr->partition :
 			(job_ptr->part_ptr ? job_ptr->part_ptr->name : NULL),
 		.job_id = job_ptr->job_id,
@@ -703,6 +754,43 @@ static int64_t _usec_since(const struct timespec *start)
 		(end.tv_nsec - start->tv_nsec) / 1000;
 }
 
+/* The jobs a pass ranks, gathered by its one walk of job_list: only the
+ * calc thread uses it, so it is kept (grown, never shrunk) between passes
+ * and freed in fini(). */
+static job_record_t **pass_jobs = NULL;
+static size_t pass_jobs_size = 0;
+
+typedef struct {
+	time_t from;
+	time_t now;
+	double decay;
+	size_t count;
+} pass_walk_t;
+
+/* One job of the pass's walk: a running job is charged up to now; a job the
+ * pass may re-rank (pending, or any with CALCULATE_RUNNING) is kept for the
+ * ranking, which must wait for the usage of every running job. */
+static int _walk_job(void *object, void *arg)
+{
+	job_record_t *job_ptr = object;
+	pass_walk_t *walk = arg;
+
+	if (IS_JOB_RUNNING(job_ptr) && !IS_JOB_COMPLETING(job_ptr) &&
+	    !IS_JOB_POWER_UP_NODE(job_ptr) && job_ptr->start_time &&
+	    job_ptr->assoc_ptr)
+		_charge_job(job_ptr, walk->from, walk->now, false,
+			    walk->decay);
+	if (!IS_JOB_PENDING(job_ptr) &&
+	    !(prio_flags & PRIORITY_FLAGS_CALCULATE_RUNNING))
+		return 0;
+	if (walk->count == pass_jobs_size) {
+		pass_jobs_size = pass_jobs_size ? (pass_jobs_size * 2) : 1024;
+		xrecalloc(pass_jobs, pass_jobs_size, sizeof(*pass_jobs));
+	}
+	pass_jobs[walk->count++] = job_ptr;
+	return 0;
+}
+
 /* The periodic pass: accrue, close months, publish, apply the lifecycle to
  * pending jobs, re-rank them. DebugFlags=Priority logs its duration and how
  * long it held the job write lock (docs/performance.md). */
@@ -712,36 +800,30 @@ static void _calc_pass(time_t now)
 		{ NO_LOCK, WRITE_LOCK, READ_LOCK, READ_LOCK, NO_LOCK };
 	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK, .qos = WRITE_LOCK,
 				   .tres = READ_LOCK };
-	double decay = _decay_per_sec();
+	pass_walk_t walk = { .now = now, .decay = _decay_per_sec() };
 	budget_error err;
-	ListIterator itr;
-	job_record_t *job_ptr;
-	time_t from;
 	struct timespec pass_start, locked_at, saving_at;
 	int64_t lock_usec;
 	uint32_t ranked = 0;
+	size_t i;
 
 	clock_gettime(CLOCK_MONOTONIC, &pass_start);
 	lock_slurmctld(job_write_lock);
 	clock_gettime(CLOCK_MONOTONIC, &locked_at);
 	assoc_mgr_lock(&locks);
-	from = _get_last_ran();
-	if (now > from)
-		_decay_slurm_usage(pow(decay, difftime(now, from)));
+	walk.from = _get_last_ran();
+	if (now > walk.from)
+		_decay_slurm_usage(pow(walk.decay, difftime(now, walk.from)));
 
-	itr = list_iterator_create(job_list);
-	while ((job_ptr = list_next(itr))) {
-		if (IS_JOB_RUNNING(job_ptr) && !IS_JOB_COMPLETING(job_ptr) &&
-		    !IS_JOB_POWER_UP_NODE(job_ptr) && job_ptr->start_time &&
-		    job_ptr->assoc_ptr)
-			_charge_job(job_ptr, from, now, false, decay);
-	}
+	/* One walk (the list's lock taken once, not per job); the ranking then
+	 * runs over the array, after the usage is published. */
+	(void) list_for_each_ro(job_list, _walk_job, &walk);
 	if (budget_engine_advance(engine, now, &err))
 		error("%s: %s", plugin_type, err.text);
 	_publish_usage(now);
 
-	list_iterator_reset(itr);
-	while ((job_ptr = list_next(itr))) {
+	for (i = 0; i < walk.count; i++) {
+		job_record_t *job_ptr = pass_jobs[i];
 		uint32_t prio;
 
 		_apply_lifecycle(job_ptr, now);
@@ -755,7 +837,6 @@ static void _calc_pass(time_t now)
 			     (job_ptr->priority < prio)))
 			job_ptr->priority = prio;
 	}
-	list_iterator_destroy(itr);
 	last_job_update = now;
 	_set_last_ran(now);
 	assoc_mgr_unlock(&locks);
@@ -929,6 +1010,8 @@ extern int fini(void)
 	xfree(weight_tres);
 	weight_tres_cnt = 0;
 	slurm_mutex_unlock(&plugin_lock);
+	xfree(pass_jobs);	/* the calc thread has ended */
+	pass_jobs_size = 0;
 
 	if (_in_controller())
 		site_factor_plugin_fini();
