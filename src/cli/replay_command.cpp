@@ -223,6 +223,11 @@ void RunReplay(const ReplayCliOptions& o) {
     if (!generated.ok()) {
       throw CLI::ValidationError("--projects: " + generated.error());
     }
+    if (o.write_config == "-") {
+      // For `> budget.conf`, to inspect and edit before replaying with --config.
+      fmt::print("{}", generated.value().config_text);
+      return;
+    }
     if (!o.write_config.empty()) {
       WriteFile(o.write_config, generated.value().config_text);
     }
@@ -288,7 +293,7 @@ void RunReplay(const ReplayCliOptions& o) {
     results.push_back(std::move(result).value());
   }
 
-  if (!o.starts.empty()) {
+  if (!o.starts.empty() && o.starts != "-") {
     WriteFile(o.starts, StartsCsv(results));
   }
   if (!o.svg_dir.empty()) {
@@ -301,7 +306,9 @@ void RunReplay(const ReplayCliOptions& o) {
     WriteFile((dir / "delivered.svg").string(), DeliveredSvg(run, results));
     WriteFile((dir / "occupancy.svg").string(), OccupancySvg(run, results, zone));
   }
-  if (o.json) {
+  if (o.starts == "-") {
+    fmt::print("{}", StartsCsv(results));
+  } else if (o.json) {
     fmt::print("{}\n", ReplayJson(run, results).dump(2));
   } else {
     fmt::print("{}", ReplayText(run, results, zone));
@@ -330,7 +337,7 @@ void AddReplayCommand(CLI::App& app) {
       ->type_name("N")
       ->check(CLI::PositiveNumber);
   cmd->add_option("--write-config", o->write_config,
-                  "with --projects: write the generated budget.conf to FILE")
+                  "with --projects: write the generated budget.conf to FILE (-: print it and stop)")
       ->type_name("FILE");
   cmd->add_option("--nodes", o->nodes, "nodes of the simulated cluster")->required();
   cmd->add_option("--gpus-per-node", o->gpus_per_node, "GPUs per node (GH200: 4)")
@@ -355,7 +362,7 @@ void AddReplayCommand(CLI::App& app) {
   cmd->add_option("--svg", o->svg_dir,
                   "write delivered.svg and occupancy.svg into DIR (created if missing)")
       ->type_name("DIR");
-  cmd->add_option("--starts", o->starts, "write the start order (CSV) to FILE")
+  cmd->add_option("--starts", o->starts, "write the start order (CSV) to FILE (-: print it instead of the tables)")
       ->type_name("FILE");
   cmd->callback([o] { RunReplay(*o); });
 }

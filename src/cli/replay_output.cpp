@@ -61,8 +61,12 @@ std::string StatesText(const ReplayProjectMonth& m) {
   std::string out;
   for (std::size_t i = 0; i < kStates.size(); ++i) {
     if (m.seconds_in_state[i] > 0) {
-      out += fmt::format("{}{} {:.1f}d", out.empty() ? "" : " ", ToString(kStates[i]),
-                         static_cast<double>(m.seconds_in_state[i]) / 86400.0);
+      // Days, or hours under a day (a replay may last only hours).
+      const auto seconds = static_cast<double>(m.seconds_in_state[i]);
+      out += seconds >= 86400 ? fmt::format("{}{} {:.1f}d", out.empty() ? "" : " ",
+                                            ToString(kStates[i]), seconds / 86400)
+                              : fmt::format("{}{} {:.1f}h", out.empty() ? "" : " ",
+                                            ToString(kStates[i]), seconds / 3600);
     }
   }
   return out.empty() ? "-" : out;
@@ -294,7 +298,7 @@ std::string ReplayText(const ReplayRun& run, const std::vector<ReplayResult>& re
   out += Table(rows, right);
 
   // Projects: per project and month, the policies side by side.
-  out += "\nProjects (GPUh; waiting: time with a job pending; states: days in each)\n";
+  out += "\nProjects (GPUh; waiting: time with a job pending; states: days (d) or hours (h) in each)\n";
   std::vector<std::vector<std::string>> project_rows;
   std::vector<std::string> columns{"project", "month"};
   for (std::size_t i = 0; i < results.size(); ++i) {

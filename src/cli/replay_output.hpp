@@ -43,7 +43,8 @@ std::string FormatMinute(UnixTime t, const TimeZone& zone);
 //   "Projects": one row per project and month (budget.conf order, then month),
 //   and a total row per project, with per policy: owed (expected), delivered,
 //   of which low, lost (GPUh, FormatGpuHours), waiting (time with a job
-//   pending) and the days in each lifecycle state ("active 28.0d low 3.0d").
+//   pending) and the time in each lifecycle state, in days from a day on, else
+//   in hours ("active 28.0d low 3.0d", "active 2.0h").
 // `results` has 1 or 2 entries; months missing from one result show as "-".
 // Ends with a newline.
 std::string ReplayText(const ReplayRun& run, const std::vector<ReplayResult>& results,
