@@ -28,6 +28,10 @@
 # Knobs (environment): BENCH_ACCOUNTS=500 BENCH_JOBS=20000 BENCH_SUBMIT_TIMED=250
 # BENCH_QUIET=240 BENCH_CLIENT_RUNS=10 BENCH_SUBMITTERS=4; --smoke sets 20, 200, 20, 5, 3
 # (about two minutes: it checks that everything runs, its numbers mean little).
+# BENCH_PROFILE=1 also samples priority/budget's "budget" thread with perf during the first
+# BENCH_PROFILE_S=70 seconds of its quiet window (one or two of its passes; the samples are
+# taken only while the thread runs) and writes OUT_DIR/e2e-budget-profile.txt (self time by
+# symbol, with the call graph).
 # Stops every daemon and probe it started, also on failure.
 set -euo pipefail
 
@@ -57,6 +61,7 @@ else
   quiet=${BENCH_QUIET:-240} client_runs=${BENCH_CLIENT_RUNS:-10}
 fi
 submitters=${BENCH_SUBMITTERS:-4}
+profile=${BENCH_PROFILE:-0} profile_s=${BENCH_PROFILE_S:-70}
 
 plugin_dir=$build/src/slurm
 [[ -f "$plugin_dir/priority_budget.so" ]] || {
@@ -325,7 +330,22 @@ PriorityParameters=budget_conf=$work/budget.conf"
 
   # sdiag over a quiet window; the passes in it are timed by the trace and the log.
   sdiag -r >/dev/null
+  local perf_pid="" tid
+  if [[ "$plugin" == budget ]] && ((profile)) && command -v perf >/dev/null; then
+    tid=$(ps -L -o tid=,comm= -p "$(_lc_pid slurmctld)" | awk '$2 == "budget" { print $1; exit }')
+    if [[ -n "$tid" ]]; then
+      perf record -q -F 20000 -g -t "$tid" -o "$work/budget.perf" -- sleep "$profile_s" \
+        >/dev/null 2>&1 &
+      perf_pid=$!
+      say "perf samples the budget thread ($tid) for $profile_s s"
+    fi
+  fi
   sleep "$quiet"
+  if [[ -n "$perf_pid" ]]; then
+    wait "$perf_pid" || true
+    perf report -i "$work/budget.perf" --stdio --no-children --sort symbol --percent-limit 0.5 \
+      2>/dev/null >"$out/e2e-budget-profile.txt" || true
+  fi
   echo "sdiag_main_us=$(sdiag_mean main)" >>"$r"
   echo "sdiag_backfill_us=$(sdiag_mean backfill)" >>"$r"
 
