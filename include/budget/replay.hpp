@@ -41,8 +41,9 @@ struct ReplayOptions {
   ReplayPolicy policy = ReplayPolicy::kBudget;
   std::uint32_t nodes = 0;          // cluster nodes, > 0
   std::uint32_t gpus_per_node = 4;  // GH200: 4
-  // slurm.conf's PriorityCalcPeriod: pending priorities are recomputed at
-  // every multiple of it after the first submission (and at start).
+  // slurm.conf's PriorityCalcPeriod, > 0: pending priorities are recomputed
+  // at every multiple of it after the first submission (the first submission
+  // included) while jobs run (see Replay for why idle passes are skipped).
   std::int64_t calc_period_seconds = 300;
   std::int64_t half_life_seconds = std::int64_t{7} * 86400;  // PriorityDecayHalfLife; 0: no decay
   PriorityWeights weights;  // age, fairshare, jobsize ... as slurm.conf
