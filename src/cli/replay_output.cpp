@@ -138,15 +138,29 @@ const ReplayProjectMonth* Find(const ReplayResult& r, const std::string& account
   return nullptr;
 }
 
-// A project's months summed (owed, delivered, low, lost, waiting, states).
-ReplayProjectMonth Total(const ReplayResult& r, const std::string& account) {
+}  // namespace
+
+GpuSeconds OwedInReplay(const ReplayProjectMonth& m) {
+  std::int64_t inside = 0;
+  for (const std::int64_t seconds : m.seconds_in_state) {
+    inside += seconds;
+  }
+  const std::int64_t length = std::int64_t{DaysInMonth(m.month.year, m.month.month)} * 86400;
+  if (inside >= length) {
+    return m.owed;
+  }
+  // owed x inside / length without overflow: owed < 2^63 / 2^22 for any credit budget.conf takes.
+  return static_cast<GpuSeconds>(static_cast<__int128>(m.owed) * inside / length);
+}
+
+ReplayProjectMonth TotalOf(const ReplayResult& r, const std::string& account) {
   ReplayProjectMonth total;
   total.account = account;
   for (const ReplayProjectMonth& m : r.months) {
     if (m.account != account) {
       continue;
     }
-    total.owed += m.owed;
+    total.owed += OwedInReplay(m);
     total.delivered += m.delivered;
     total.delivered_low += m.delivered_low;
     total.lost += m.lost;
@@ -157,6 +171,8 @@ ReplayProjectMonth Total(const ReplayResult& r, const std::string& account) {
   }
   return total;
 }
+
+namespace {
 
 constexpr std::size_t kCellsPerPolicy = 6;
 
@@ -317,7 +333,7 @@ std::string ReplayText(const ReplayRun& run, const std::vector<ReplayResult>& re
     }
     std::vector<std::string> row{account, "total"};
     for (const ReplayResult& r : results) {
-      const ReplayProjectMonth total = Total(r, account);
+      const ReplayProjectMonth total = TotalOf(r, account);
       AppendCells(row, &total, true);
     }
     project_rows.push_back(std::move(row));
@@ -401,7 +417,7 @@ nlohmann::ordered_json ReplayJson(const ReplayRun& run, const std::vector<Replay
                           {"waiting_seconds", m.waiting_seconds},
                           {"seconds_in_state", states}});
       }
-      const ReplayProjectMonth total = Total(r, account);
+      const ReplayProjectMonth total = TotalOf(r, account);
       p["projects"].push_back({{"project", account},
                                {"months", months},
                                {"owed", Gpuh(total.owed)},

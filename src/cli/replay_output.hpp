@@ -34,6 +34,17 @@ std::string FormatDuration(std::int64_t seconds);
 // "YYYY-MM-DD HH:MM" of an instant in `zone`; "-" for a negative time (none).
 std::string FormatMinute(UnixTime t, const TimeZone& zone);
 
+// What a project was owed over the part of month `m` inside the replay: its
+// owed (the whole month's expected) x the seconds of the month inside the
+// replay (the sum of seconds_in_state) / the month's length (days x 86,400),
+// rounded toward zero. A replay that ends an hour into a month is owed an
+// hour's worth of it, not the month.
+GpuSeconds OwedInReplay(const ReplayProjectMonth& m);
+
+// A project's months of `r` summed: OwedInReplay, delivered, delivered_low,
+// lost, waiting_seconds and seconds_in_state; month is left at its default.
+ReplayProjectMonth TotalOf(const ReplayResult& r, const std::string& account);
+
 // The results (one per policy, in the order run), side by side:
 //   a heading with the trace, cluster and start;
 //   "Cluster": jobs started, jobs not started by outcome, requeues, mean
@@ -41,7 +52,8 @@ std::string FormatMinute(UnixTime t, const TimeZone& zone);
 //   (all, small, large, unbudgeted: WaitPercentiles::group) the jobs and the
 //   p50, p90, p99 and max wait, one column per policy;
 //   "Projects": one row per project and month (budget.conf order, then month),
-//   and a total row per project, with per policy: owed (expected), delivered,
+//   and a total row per project (TotalOf: owed prorated to the replay), with
+//   per policy: owed (expected), delivered,
 //   of which low, lost (GPUh, FormatGpuHours), waiting (time with a job
 //   pending) and the time in each lifecycle state, in days from a day on, else
 //   in hours ("active 28.0d low 3.0d", "active 2.0h").
@@ -58,7 +70,8 @@ std::string ReplayText(const ReplayRun& run, const std::vector<ReplayResult>& re
 //                  waits: [{group, jobs, p50, p90, p99, max}] (seconds),
 //                  projects: [{project, months: [{month "YYYY-MM", owed, delivered,
 //                  delivered_low, lost (GPUh as numbers), waiting_seconds,
-//                  seconds_in_state: {STATE: seconds}}], owed, delivered, lost}]}]}
+//                  seconds_in_state: {STATE: seconds}}], owed (TotalOf's,
+//                  prorated), delivered, lost}]}]}
 nlohmann::ordered_json ReplayJson(const ReplayRun& run, const std::vector<ReplayResult>& results);
 
 // The start order as CSV: header `policy,order,job_id,start` then one row per

@@ -119,24 +119,6 @@ std::string Legend(const std::vector<ReplayResult>& results, std::string_view ex
   return svg + "</g>\n";
 }
 
-struct ProjectTotals {
-  GpuSeconds owed = 0;
-  GpuSeconds delivered = 0;
-  GpuSeconds lost = 0;
-};
-
-ProjectTotals TotalsOf(const ReplayResult& r, const std::string& account) {
-  ProjectTotals t;
-  for (const ReplayProjectMonth& m : r.months) {
-    if (m.account == account) {
-      t.owed += m.owed;
-      t.delivered += m.delivered;
-      t.lost += m.lost;
-    }
-  }
-  return t;
-}
-
 }  // namespace
 
 std::string DeliveredSvg(const ReplayRun& run, const std::vector<ReplayResult>& results) {
@@ -151,7 +133,7 @@ std::string DeliveredSvg(const ReplayRun& run, const std::vector<ReplayResult>& 
   double top = 1;
   for (const ReplayResult& r : results) {
     for (const std::string& account : accounts) {
-      const ProjectTotals t = TotalsOf(r, account);
+      const ReplayProjectMonth t = TotalOf(r, account);
       top = std::max({top, ToGpuHours(t.owed), ToGpuHours(t.delivered)});
     }
   }
@@ -169,7 +151,7 @@ std::string DeliveredSvg(const ReplayRun& run, const std::vector<ReplayResult>& 
     std::string shapes;
     for (std::size_t i = 0; i < results.size(); ++i) {
       const ReplayResult& r = results[i];
-      const ProjectTotals t = TotalsOf(r, accounts[p]);
+      const ReplayProjectMonth t = TotalOf(r, accounts[p]);
       const char* name = PolicyName(r.policy);
       data += fmt::format(" data-{0}-owed=\"{1}\" data-{0}-delivered=\"{2}\" data-{0}-lost=\"{3}\"",
                           name, ToGpuHours(t.owed), ToGpuHours(t.delivered), ToGpuHours(t.lost));

@@ -12,8 +12,8 @@ namespace budget::cli {
 
 // An SVG 1.1 document (UTF-8, 940 x 500 user units): for every project (in the
 // order of the first result's months), one bar per policy of the GPU hours
-// delivered over the replay, with a black tick at what it was owed (the sum of
-// its months' expected consumption under that policy). Each project is a
+// delivered over the replay, with a black tick at what it was owed (TotalOf:
+// its months' expected consumption under that policy, the last month's prorated). Each project is a
 // <g class="project" data-project="p01" data-POLICY-owed data-POLICY-delivered
 // data-POLICY-lost> (GPUh), so that tests and scripts can read the numbers back.
 // `results` has 1 or 2 entries.
