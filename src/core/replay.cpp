@@ -655,6 +655,15 @@ Result<ReplayResult> Replay(const BudgetConfig& config, std::vector<TraceJob> jo
                    " s: needs nodes >= 1 and 0 <= run <= limit"};
     }
   }
+  if (jobs.empty()) {
+    // No instant to start the months from: an empty result.
+    ReplayResult result;
+    result.policy = options.policy;
+    for (const char* group : {"small", "large", "unbudgeted", "all"}) {
+      result.waits.push_back(WaitPercentiles{.group = group});
+    }
+    return result;
+  }
   Simulation simulation(config, std::move(jobs), options);
   return simulation.Run();
 }

@@ -219,7 +219,10 @@ TEST(Replay, RejectsInvalidInput) {
   EXPECT_FALSE(Replay(config, {Job(1, "alpha", t0, 0, 10, 10)}, Options(2)).ok());
   EXPECT_FALSE(Replay(config, {Job(1, "alpha", t0, 1, 20, 10)}, Options(2)).ok());
   EXPECT_FALSE(Replay(config, {Job(1, "alpha", t0, 1, 10, 10)}, Options(0)).ok());
-  EXPECT_TRUE(Replay(config, {}, Options(2)).ok());
+  const auto empty = Replay(config, {}, Options(2));
+  ASSERT_TRUE(empty.ok());
+  EXPECT_TRUE(empty.value().months.empty());
+  EXPECT_EQ(empty.value().waits.size(), 4U);
 }
 
 // A reproducible random trace over a month boundary: 400 jobs of 1 to 16
