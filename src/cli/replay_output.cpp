@@ -149,8 +149,8 @@ GpuSeconds OwedInReplay(const ReplayProjectMonth& m) {
   if (inside >= length) {
     return m.owed;
   }
-  // owed x inside / length without overflow: owed < 2^63 / 2^22 for any credit budget.conf takes.
-  return static_cast<GpuSeconds>(static_cast<__int128>(m.owed) * inside / length);
+  // owed x inside / length in two parts, so that no product leaves int64.
+  return m.owed / length * inside + m.owed % length * inside / length;
 }
 
 ReplayProjectMonth TotalOf(const ReplayResult& r, const std::string& account) {
