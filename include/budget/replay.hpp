@@ -11,6 +11,7 @@
 #include "budget/calendar.hpp"
 #include "budget/civil_date.hpp"
 #include "budget/config.hpp"
+#include "budget/ledger.hpp"
 #include "budget/priority.hpp"
 #include "budget/result.hpp"
 #include "budget/units.hpp"
@@ -54,6 +55,9 @@ struct ReplayOptions {
   // cannot otherwise start (PreemptType=preempt/partition_prio, PreemptMode=REQUEUE).
   bool preempt_low = false;
   TimeZone zone = TimeZone::Local();  // where months begin
+  // The usage before the trace (e.g. `sbudget ledger import` of the months
+  // already run): both policies start from it. Empty: every project is new.
+  Ledger initial_ledger;
 };
 
 // A job as the replay ran it.

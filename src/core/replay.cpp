@@ -521,7 +521,7 @@ ReplayResult Simulation::Run() {
   EngineOptions engine_options;
   engine_options.half_life_seconds = options_.half_life_seconds;
   engine_options.zone = options_.zone;
-  engine_ = Engine::Create(config_, engine_options, first);
+  engine_ = Engine::Create(config_, engine_options, first, options_.initial_ledger);
   engine_->SetWeights(options_.weights);
 
   std::vector<std::string> accounts;

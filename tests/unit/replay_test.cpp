@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "budget/config.hpp"
+#include "budget/engine.hpp"
 
 namespace budget {
 namespace {
@@ -437,6 +438,24 @@ TEST(ReplayBaseline, ProjectBehindItsLineGoesFirstUnderBudgetNotUnderBaseline) {
     EXPECT_EQ(Month(*r, "behind", 4).owed, 2 * kGpuHour);
     EXPECT_EQ(Month(*r, "ahead", 4).owed, 8 * kGpuHour);
   }
+}
+
+TEST(Replay, StartsFromTheInitialLedger) {
+  const BudgetConfig config = Parse(kTwoProjects);
+  ReplayOptions options = Options(1);
+  options.weights.fairshare = 1'000'000;
+  // Without history the tie goes to the first submitted: alpha's job 1.
+  const std::vector<TraceJob> trace = {Job(1, "alpha", At(2026, 4, 10), 1, 600, 600),
+                                       Job(2, "beta", At(2026, 4, 10), 1, 600, 600)};
+  EXPECT_EQ(RunReplay(config, trace, options).start_order, (std::vector<std::uint64_t>{1, 2}));
+
+  // alpha already ran 80 of its 100 GPUh this month: beta, further behind, goes first.
+  const UnixTime before = At(2026, 4, 2);
+  options.initial_ledger.Accrue(TermsOf(config.projects[0]), TimeZone::Utc(), "ana",
+                                config.partitions[0], 1, before, before + 20 * kHour);
+  const ReplayResult replayed = RunReplay(config, trace, options);
+  EXPECT_EQ(replayed.start_order, (std::vector<std::uint64_t>{2, 1}));
+  EXPECT_EQ(Month(replayed, "alpha", 4).delivered, 600 * 4);  // the trace's share only
 }
 
 TEST(ReplayPreemption, BudgetedJobRequeuesLowJobs) {
