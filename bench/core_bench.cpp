@@ -87,6 +87,29 @@ BENCHMARK(BM_PriorityPass)
     ->Unit(benchmark::kMillisecond)
     ->Complexity(benchmark::oN);
 
+// A pending job as the plugin hands it to the C ABI.
+budget_job CJobOf(const Site& site, const PendingJob& job, UnixTime now) {
+  const JobPriorityInputs& in = job.inputs;
+  return {
+      .now = now,
+      .accrue_time = in.accrue_time,
+      .account = site.account(job.project).c_str(),
+      .partition = kJobPartitions[job.partition],
+      .assoc_norm = in.assoc_norm,
+      .qos_norm = in.qos_norm,
+      .partition_norm = in.partition_norm,
+      .min_nodes = in.min_nodes,
+      .cpus = in.cpus,
+      .cluster_nodes = in.cluster_nodes,
+      .cluster_cpus = in.cluster_cpus,
+      .time_limit_minutes = in.time_limit_minutes,
+      .tres_count = kTresCount,
+      .tres_fraction = job.tres_fraction.data(),
+      .site = in.site,
+      .nice = in.nice,
+  };
+}
+
 // The same pass through the C ABI, exactly as priority_budget.c calls it.
 void BM_PriorityPassCApi(benchmark::State& state) {
   Site& site = SiteOf(kSiteProjects, kSiteUsers);
@@ -99,25 +122,7 @@ void BM_PriorityPassCApi(benchmark::State& state) {
   for (auto _ : state) {
     ++now;
     for (const PendingJob& job : jobs) {
-      const JobPriorityInputs& in = job.inputs;
-      const budget_job c_job = {
-          .now = now,
-          .accrue_time = in.accrue_time,
-          .account = site.account(job.project).c_str(),
-          .partition = kJobPartitions[job.partition],
-          .assoc_norm = in.assoc_norm,
-          .qos_norm = in.qos_norm,
-          .partition_norm = in.partition_norm,
-          .min_nodes = in.min_nodes,
-          .cpus = in.cpus,
-          .cluster_nodes = in.cluster_nodes,
-          .cluster_cpus = in.cluster_cpus,
-          .time_limit_minutes = in.time_limit_minutes,
-          .tres_count = kTresCount,
-          .tres_fraction = job.tres_fraction.data(),
-          .site = in.site,
-          .nice = in.nice,
-      };
+      const budget_job c_job = CJobOf(site, job, now);
       budget_job_priority out = {};
       out.tres = tres;
       benchmark::DoNotOptimize(budget_engine_job_priority(engine, &c_job, &out, &err));
@@ -318,25 +323,7 @@ void BM_CorePass(benchmark::State& state) {
       budget_admission verdict;
       budget_engine_admit(engine, &request, &verdict, &err);
       benchmark::DoNotOptimize(verdict.action);
-      const JobPriorityInputs& in = job.inputs;
-      const budget_job c_job = {
-          .now = now,
-          .accrue_time = in.accrue_time,
-          .account = site.account(job.project).c_str(),
-          .partition = kJobPartitions[job.partition],
-          .assoc_norm = in.assoc_norm,
-          .qos_norm = in.qos_norm,
-          .partition_norm = in.partition_norm,
-          .min_nodes = in.min_nodes,
-          .cpus = in.cpus,
-          .cluster_nodes = in.cluster_nodes,
-          .cluster_cpus = in.cluster_cpus,
-          .time_limit_minutes = in.time_limit_minutes,
-          .tres_count = kTresCount,
-          .tres_fraction = job.tres_fraction.data(),
-          .site = in.site,
-          .nice = in.nice,
-      };
+      const budget_job c_job = CJobOf(site, job, now);
       budget_job_priority out = {};
       out.tres = tres;
       budget_engine_job_priority(engine, &c_job, &out, &err);
