@@ -109,15 +109,15 @@ struct GenerateOptions {
   // The cluster's nodes: wider jobs never start, so they are no one's demand.
   // 0: every job counts.
   std::uint32_t max_nodes = 0;
-  std::string trace_name;           // for the generated file's comment only
+  std::string trace_name;  // for the generated file's comment only
 };
 
 struct GeneratedProject {
   std::string account;  // "p01", "p02", ... (two digits at least, as many as N needs)
   ProjectKind kind = ProjectKind::kSmall;
-  std::int64_t credit_gpu_hours = 0;    // >= 1
+  std::int64_t credit_gpu_hours = 0;     // >= 1
   std::int64_t demand_node_seconds = 0;  // the trace's node-seconds of its users
-  std::vector<std::string> users;       // in the order they were dealt (largest first)
+  std::vector<std::string> users;        // in the order they were dealt (largest first)
 };
 
 struct GeneratedProjects {
@@ -136,9 +136,9 @@ struct GeneratedProjects {
 //     largest user and projects come out in a spread of sizes, as on a real
 //     cluster, rather than all alike;
 //   - each project's credit is its users' demand (node-seconds x gpus_per_node,
-//     in GPUh, of the jobs no wider than max_nodes) over the trace's months, scaled to the project's duration and
-//     rounded up to whole GPUh: credit = ceil(demand x D / trace_months), so the
-//     linear line over the trace's months is exactly what its users asked for;
+//     in GPUh, of the jobs no wider than max_nodes) over the trace's months, scaled to the
+//     project's duration and rounded up to whole GPUh: credit = ceil(demand x D / trace_months), so
+//     the linear line over the trace's months is exactly what its users asked for;
 //   - a project is small (6 months) unless that credit exceeds the small
 //     guideline (32,000 GPUh) and the projects start on 1 January or 1 July,
 //     in which case it is large (12 months, the credit scaled to 12).

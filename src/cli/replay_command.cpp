@@ -1,4 +1,5 @@
-// `sbudget replay`: a workload trace through the simulated controller, budget policy against baseline.
+// `sbudget replay`: a workload trace through the simulated controller, budget policy against
+// baseline.
 #include <fmt/core.h>
 #include <zlib.h>
 
@@ -29,7 +30,7 @@ namespace {
 // 2,000,000 reached over 30 days. No QoS or partition tiers in a trace.
 constexpr std::uint32_t kFairshareWeight = 10'000'000;
 constexpr std::uint32_t kAgeWeight = 2'000'000;
-constexpr std::int64_t kMaxAgeSeconds = 30 * 86400;
+constexpr std::int64_t kMaxAgeSeconds = std::int64_t{30} * 86400;
 
 struct ReplayCliOptions {
   std::string trace;
@@ -79,8 +80,8 @@ std::string ReadMaybeGzip(const std::string& path) {
       int code = 0;
       const std::string reason = gzerror(file, &code);
       gzclose(file);
-      Fail(fmt::format("cannot read {}: {}",
-                       path, code == Z_ERRNO ? std::strerror(errno) : reason));
+      Fail(
+          fmt::format("cannot read {}: {}", path, code == Z_ERRNO ? std::strerror(errno) : reason));
     }
     if (got == 0) {
       break;
@@ -237,9 +238,9 @@ void RunReplay(const ReplayCliOptions& o) {
       FailWithLines(parsed_config.error());  // a bug of GenerateProjects: say what it was
     }
     config = std::move(parsed_config).value();
-    run.projects = fmt::format("{} generated (credit: demand over {} trace month{})", o.projects,
-                               generated.value().trace_months,
-                               generated.value().trace_months == 1 ? "" : "s");
+    run.projects =
+        fmt::format("{} generated (credit: demand over {} trace month{})", o.projects,
+                    generated.value().trace_months, generated.value().trace_months == 1 ? "" : "s");
   } else {
     Result<BudgetConfig> loaded = ParseBudgetConfig(ReadPlain(o.config), o.config);
     if (!loaded.ok()) {
@@ -328,8 +329,7 @@ void AddReplayCommand(CLI::App& app) {
       ->required();
   cmd->add_option("--format", o->format, "swf or csv (default: from the file name)")
       ->check(CLI::IsMember({"swf", "csv"}));
-  cmd->add_option("--config", o->config, "budget.conf declaring the projects")
-      ->type_name("FILE");
+  cmd->add_option("--config", o->config, "budget.conf declaring the projects")->type_name("FILE");
   cmd->add_option("--map", o->map, "trace users and groups to projects (user ID = ACCOUNT ...)")
       ->type_name("FILE");
   cmd->add_option("--projects", o->projects,
@@ -362,7 +362,8 @@ void AddReplayCommand(CLI::App& app) {
   cmd->add_option("--svg", o->svg_dir,
                   "write delivered.svg and occupancy.svg into DIR (created if missing)")
       ->type_name("DIR");
-  cmd->add_option("--starts", o->starts, "write the start order (CSV) to FILE (-: print it instead of the tables)")
+  cmd->add_option("--starts", o->starts,
+                  "write the start order (CSV) to FILE (-: print it instead of the tables)")
       ->type_name("FILE");
   cmd->callback([o] { RunReplay(*o); });
 }

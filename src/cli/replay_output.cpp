@@ -233,8 +233,7 @@ std::string ReplayText(const ReplayRun& run, const std::vector<ReplayResult>& re
       "Replay of {} ({}): {} jobs{}, {} nodes x {} GPUs, time 0 = {} 00:00 {}\nProjects: {}\n\n",
       run.trace, run.format, run.jobs,
       run.skipped == 0 ? "" : fmt::format(" ({} skipped)", run.skipped), run.nodes,
-      run.gpus_per_node, FormatCivilDate(run.start), run.utc ? "UTC" : "local time",
-      run.projects);
+      run.gpus_per_node, FormatCivilDate(run.start), run.utc ? "UTC" : "local time", run.projects);
 
   // Cluster: one row per measure, one column per policy.
   std::vector<std::vector<std::string>> rows;
@@ -269,11 +268,12 @@ std::string ReplayText(const ReplayRun& run, const std::vector<ReplayResult>& re
   }
   add("requeued (preempted)", [](const ReplayResult& r) { return fmt::format("{}", Requeues(r)); });
   add("mean occupancy", [](const ReplayResult& r) { return Percent(r.mean_occupancy); });
-  add("first submission", [&zone](const ReplayResult& r) { return FormatMinute(r.first_submit, zone); });
-  add("last job end", [&zone](const ReplayResult& r) { return FormatMinute(r.makespan_end, zone); });
-  add("makespan", [](const ReplayResult& r) {
-    return FormatDuration(r.makespan_end - r.first_submit);
-  });
+  add("first submission",
+      [&zone](const ReplayResult& r) { return FormatMinute(r.first_submit, zone); });
+  add("last job end",
+      [&zone](const ReplayResult& r) { return FormatMinute(r.makespan_end, zone); });
+  add("makespan",
+      [](const ReplayResult& r) { return FormatDuration(r.makespan_end - r.first_submit); });
   std::vector<std::string> groups;
   for (const ReplayResult& r : results) {
     for (const WaitPercentiles& w : r.waits) {
@@ -314,7 +314,9 @@ std::string ReplayText(const ReplayRun& run, const std::vector<ReplayResult>& re
   out += Table(rows, right);
 
   // Projects: per project and month, the policies side by side.
-  out += "\nProjects (GPUh; waiting: time with a job pending; states: days (d) or hours (h) in each)\n";
+  out +=
+      "\nProjects (GPUh; waiting: time with a job pending; states: days (d) or hours (h) in "
+      "each)\n";
   std::vector<std::vector<std::string>> project_rows;
   std::vector<std::string> columns{"project", "month"};
   for (std::size_t i = 0; i < results.size(); ++i) {

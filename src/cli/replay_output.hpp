@@ -20,9 +20,9 @@ struct ReplayRun {
   std::size_t skipped = 0;  // SWF jobs left out (unknown run time, no processors, ...)
   std::uint32_t nodes = 0;
   std::uint32_t gpus_per_node = 0;
-  CivilDate start;         // the trace's time 0, midnight in the zone
-  bool utc = false;        // months in UTC instead of the local zone
-  std::string projects;    // "budget.conf FILE", "FILE mapped by MAP", "12 generated projects"
+  CivilDate start;       // the trace's time 0, midnight in the zone
+  bool utc = false;      // months in UTC instead of the local zone
+  std::string projects;  // "budget.conf FILE", "FILE mapped by MAP", "12 generated projects"
 };
 
 // `policy`'s name as the output writes it: "budget", "baseline".

@@ -1,4 +1,5 @@
-// Draws a replay's results as SVG: per-project bars of delivered against owed, daily occupancy lines.
+// Draws a replay's results as SVG: per-project bars of delivered against owed, daily occupancy
+// lines.
 #include "replay_svg.hpp"
 
 #include <fmt/core.h>
@@ -142,9 +143,12 @@ std::string DeliveredSvg(const ReplayRun& run, const std::vector<ReplayResult>& 
   svg += YAxis(
       top, [](double v) { return FormatGpuHours(static_cast<GpuSeconds>(std::llround(v * 3600))); },
       "GPU hours over the replay");
-  const double slot = (kRight - kLeft) / static_cast<double>(std::max<std::size_t>(accounts.size(), 1));
+  const double slot =
+      (kRight - kLeft) / static_cast<double>(std::max<std::size_t>(accounts.size(), 1));
   const double bar = std::min(28.0, slot * 0.8 / static_cast<double>(results.size()));
-  const auto y_of = [top](GpuSeconds s) { return kBottom - (kBottom - kTop) * ToGpuHours(s) / top; };
+  const auto y_of = [top](GpuSeconds s) {
+    return kBottom - (kBottom - kTop) * ToGpuHours(s) / top;
+  };
   for (std::size_t p = 0; p < accounts.size(); ++p) {
     const double centre = kLeft + slot * (static_cast<double>(p) + 0.5);
     std::string data;
@@ -187,7 +191,8 @@ std::string OccupancySvg(const ReplayRun& run, const std::vector<ReplayResult>& 
   const auto days = static_cast<std::size_t>(std::max<std::int64_t>(last_day - first_day + 1, 1));
 
   std::string svg = Header("Occupancy: share of nodes busy, daily mean", Subtitle(run));
-  svg += YAxis(1.0, [](double v) { return fmt::format("{:.0f}%", v * 100); }, "nodes busy");
+  svg += YAxis(
+      1.0, [](double v) { return fmt::format("{:.0f}%", v * 100); }, "nodes busy");
   // Month ticks along x: the 1st of each month in the range.
   const auto x_of = [days](double day) {
     return kLeft + (kRight - kLeft) * day / static_cast<double>(days);
@@ -218,8 +223,7 @@ std::string OccupancySvg(const ReplayRun& run, const std::vector<ReplayResult>& 
     for (std::size_t d = 0; d < days; ++d) {
       const double mean = samples[d] == 0 ? 0 : busy[d] / samples[d];
       points += fmt::format("{}{:.1f},{:.1f}", points.empty() ? "" : " ",
-                            x_of(static_cast<double>(d) + 0.5),
-                            kBottom - (kBottom - kTop) * mean);
+                            x_of(static_cast<double>(d) + 0.5), kBottom - (kBottom - kTop) * mean);
       data += fmt::format("{}{:.4f}", data.empty() ? "" : " ", mean);
     }
     svg += fmt::format(

@@ -89,7 +89,8 @@ TEST(ParseSwf, ErrorsNameFileLineAndField) {
   const std::string text = "; comment\n" + SwfLine(1, 0, 10, 1, 1, -1, 1, 1) +
                            "2 0 -1 1.5 1 -1 -1 1 -1 -1 1 1 1 -1 -1 -1 -1 -1\n"
                            "3 0 -1 10 1\n" +
-                           SwfLine(1, 5, 10, 1, 1, -1, 1, 1) + "4 x -1 10 -7 -1 -1 1 -1 -1 1 1 1 -1 -1 -1 -1 -1\n";
+                           SwfLine(1, 5, 10, 1, 1, -1, 1, 1) +
+                           "4 x -1 10 -7 -1 -1 1 -1 -1 1 1 1 -1 -1 -1 -1 -1\n";
   const Result<Trace> trace = ParseSwf(text, "nasa.swf");
   ASSERT_FALSE(trace.ok());
   EXPECT_EQ(trace.error(),
@@ -270,7 +271,7 @@ TEST(GenerateProjects, DealsUsersRoundRobinLargestFirst) {
 }
 
 TEST(GenerateProjects, ConfigTextParsesAndMatches) {
-  std::vector<TraceJob> jobs = {Job("1", 0, 3600, 1), Job("2", 61 * 86400, 3600, 3)};
+  std::vector<TraceJob> jobs = {Job("1", 0, 3600, 1), Job("2", UnixTime{61} * 86400, 3600, 3)};
   GenerateOptions options;
   options.projects = 2;
   options.start = CivilDate{2027, 3, 1};
@@ -298,7 +299,8 @@ TEST(GenerateProjects, ConfigTextParsesAndMatches) {
 
 TEST(GenerateProjects, LargeWhenAboveTheSmallGuidelineAndStartAllows) {
   // 10,000 node-hours x 4 GPUs = 40,000 GPUh in one month: 240,000 as small, so large.
-  std::vector<TraceJob> jobs = {Job("big", 0, 3600 * 100, 100), Job("tiny", 10, 3600, 1)};
+  std::vector<TraceJob> jobs = {Job("big", 0, std::int64_t{3600} * 100, 100),
+                                Job("tiny", 10, 3600, 1)};
   GenerateOptions options;
   options.projects = 2;
   options.start = CivilDate{2027, 1, 15};
@@ -327,10 +329,12 @@ TEST(GenerateProjects, TraceMonthsRoundToTheNearest) {
   GenerateOptions options;
   options.projects = 1;
   options.start = CivilDate{2027, 7, 1};
-  std::vector<TraceJob> quarter = {Job("a", 0, 10, 1), Job("a", 92 * 86400 + 3600, 10, 1)};
+  std::vector<TraceJob> quarter = {Job("a", 0, 10, 1),
+                                   Job("a", UnixTime{92} * 86400 + 3600, 10, 1)};
   ASSERT_TRUE(GenerateProjects(quarter, options).ok());
   EXPECT_EQ(GenerateProjects(quarter, options).value().trace_months, 3);
-  std::vector<TraceJob> fortnight = {Job("a", 100, 10, 1), Job("a", 100 + 15 * 86400, 10, 1)};
+  std::vector<TraceJob> fortnight = {Job("a", 100, 10, 1),
+                                     Job("a", 100 + UnixTime{15} * 86400, 10, 1)};
   EXPECT_EQ(GenerateProjects(fortnight, options).value().trace_months, 1);
   std::vector<TraceJob> one = {Job("a", 100, 10, 1)};
   EXPECT_EQ(GenerateProjects(one, options).value().trace_months, 1);
@@ -350,6 +354,7 @@ TEST(GenerateProjects, JobsWiderThanTheClusterAreNoDemand) {
 
 TEST(GenerateProjects, AccountWidthFollowsTheCount) {
   std::vector<TraceJob> jobs;
+  jobs.reserve(120);
   for (int u = 0; u < 120; ++u) {
     jobs.push_back(Job(std::to_string(u), u, 10, 1));
   }
