@@ -206,7 +206,9 @@ void RunReplay(const ReplayCliOptions& o) {
   run.trace = o.trace;
   run.format = format;
   run.jobs = trace.jobs.size();
-  run.skipped = trace.skipped();
+  run.skipped_no_submit = trace.skipped_no_submit;
+  run.skipped_no_run_time = trace.skipped_no_run_time;
+  run.skipped_no_nodes = trace.skipped_no_nodes;
   run.nodes = o.nodes;
   run.gpus_per_node = o.gpus_per_node;
   run.start = start;

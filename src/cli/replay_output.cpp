@@ -191,6 +191,20 @@ void AppendCells(std::vector<std::string>& row, const ReplayProjectMonth* m, boo
 
 nlohmann::ordered_json Gpuh(GpuSeconds s) { return ToGpuHours(s); }
 
+// " (2 skipped: 1 without a run time, 1 without processors)", or "".
+std::string SkippedText(const ReplayRun& run) {
+  std::string reasons;
+  for (const auto& [count, why] : {std::pair{run.skipped_no_submit, "without a submit time"},
+                                   std::pair{run.skipped_no_run_time, "without a run time"},
+                                   std::pair{run.skipped_no_nodes, "without processors"}}) {
+    if (count > 0) {
+      reasons += fmt::format("{}{} {}", reasons.empty() ? "" : ", ", count, why);
+    }
+  }
+  const std::size_t total = run.skipped_no_submit + run.skipped_no_run_time + run.skipped_no_nodes;
+  return total == 0 ? "" : fmt::format(" ({} skipped: {})", total, reasons);
+}
+
 }  // namespace
 
 const char* PolicyName(ReplayPolicy policy) {
@@ -231,9 +245,8 @@ std::string ReplayText(const ReplayRun& run, const std::vector<ReplayResult>& re
                        const TimeZone& zone) {
   std::string out = fmt::format(
       "Replay of {} ({}): {} jobs{}, {} nodes x {} GPUs, time 0 = {} 00:00 {}\nProjects: {}\n\n",
-      run.trace, run.format, run.jobs,
-      run.skipped == 0 ? "" : fmt::format(" ({} skipped)", run.skipped), run.nodes,
-      run.gpus_per_node, FormatCivilDate(run.start), run.utc ? "UTC" : "local time", run.projects);
+      run.trace, run.format, run.jobs, SkippedText(run), run.nodes, run.gpus_per_node,
+      FormatCivilDate(run.start), run.utc ? "UTC" : "local time", run.projects);
 
   // Cluster: one row per measure, one column per policy.
   std::vector<std::vector<std::string>> rows;
@@ -368,7 +381,10 @@ nlohmann::ordered_json ReplayJson(const ReplayRun& run, const std::vector<Replay
       {"file", run.trace},
       {"format", run.format},
       {"jobs", run.jobs},
-      {"skipped", run.skipped},
+      {"skipped",
+       {{"no_submit", run.skipped_no_submit},
+        {"no_run_time", run.skipped_no_run_time},
+        {"no_processors", run.skipped_no_nodes}}},
       {"nodes", run.nodes},
       {"gpus_per_node", run.gpus_per_node},
       {"start", FormatCivilDate(run.start)},

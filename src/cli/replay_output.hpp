@@ -17,7 +17,10 @@ struct ReplayRun {
   std::string trace;   // the file name as given
   std::string format;  // "swf" or "csv"
   std::size_t jobs = 0;
-  std::size_t skipped = 0;  // SWF jobs left out (unknown run time, no processors, ...)
+  // SWF jobs left out, by reason (Trace::skipped_*).
+  std::size_t skipped_no_submit = 0;
+  std::size_t skipped_no_run_time = 0;
+  std::size_t skipped_no_nodes = 0;
   std::uint32_t nodes = 0;
   std::uint32_t gpus_per_node = 0;
   CivilDate start;       // the trace's time 0, midnight in the zone
@@ -46,7 +49,7 @@ GpuSeconds OwedInReplay(const ReplayProjectMonth& m);
 ReplayProjectMonth TotalOf(const ReplayResult& r, const std::string& account);
 
 // The results (one per policy, in the order run), side by side:
-//   a heading with the trace, cluster and start;
+//   a heading with the trace (jobs, and those skipped, by reason), cluster and start;
 //   "Cluster": jobs started, jobs not started by outcome, requeues, mean
 //   occupancy, first submission, makespan end and length, and per wait group
 //   (all, small, large, unbudgeted: WaitPercentiles::group) the jobs and the
@@ -63,7 +66,8 @@ std::string ReplayText(const ReplayRun& run, const std::vector<ReplayResult>& re
                        const TimeZone& zone);
 
 // The same as a JSON object (keys listed in docs/sbudget.1):
-//   {"trace": {file, format, jobs, skipped, nodes, gpus_per_node, start, zone, projects},
+//   {"trace": {file, format, jobs, skipped: {no_submit, no_run_time, no_processors},
+//              nodes, gpus_per_node, start, zone, projects},
 //    "policies": [{policy, jobs_started, not_started: {OUTCOME: count}, requeues,
 //                  mean_occupancy (0..1), first_submit, makespan_end (Unix seconds),
 //                  makespan_seconds, priority_passes, scheduler_passes,
