@@ -99,6 +99,15 @@ struct ReplayProjectMonth {
   // Seconds of the month with at least one job of the project pending
   // (queued, held or not, not running).
   std::int64_t waiting_seconds = 0;
+  // What the project was owed and given while it asked for more: `owed`
+  // prorated to the waiting seconds (max(owed, 0) x waiting_seconds / the
+  // month's length in days x 86,400, rounded down), and the GPU-seconds its
+  // running jobs used during those seconds. A project that never waits is
+  // owed nothing here: it got all it asked for. delivered_while_waiting <
+  // owed_while_waiting means the scheduler served it below its line while it
+  // had work queued.
+  GpuSeconds owed_while_waiting = 0;
+  GpuSeconds delivered_while_waiting = 0;
   // Seconds of the month spent in each lifecycle state, indexed by
   // ProjectState, as the engine reports it at each pass and month boundary
   // (usage-driven changes are seen at the pass that charges the usage).

@@ -59,6 +59,9 @@ class ProjectMonthLog {
   void AddLost(std::size_t project, const CivilDate& month, GpuSeconds lost);
   // One more (delta = +1) or one fewer (-1) pending job of the project at `now`.
   void PendingChanged(std::size_t project, int delta, UnixTime now);
+  // The project's running jobs hold `delta_gpus` more (or, negative, fewer)
+  // GPUs from `now` on.
+  void RunningChanged(std::size_t project, std::int64_t delta_gpus, UnixTime now);
   // The project's lifecycle state seen at `now`.
   void StateIs(std::size_t project, ProjectState state, UnixTime now);
   // Closes the open intervals at `end`; rows by project (accounts order), then month.
@@ -67,12 +70,16 @@ class ProjectMonthLog {
  private:
   struct Track {
     int pending = 0;
-    UnixTime pending_since = 0;
+    std::int64_t running_gpus = 0;
+    UnixTime pending_since = 0;  // since the last change of pending or running_gpus
     ProjectState state = ProjectState::kPreparatory;
     UnixTime state_since = 0;
     std::vector<ReplayProjectMonth> rows;  // one per month of the replay
   };
   void Flush(Track& track, UnixTime now);
+  // Charges [pending_since, now) to waiting_seconds and delivered_while_waiting
+  // when the project had work pending, and restarts the interval at `now`.
+  static void CloseWaiting(Track& track, UnixTime now);
 
   std::vector<std::string> accounts_;
   std::vector<CivilDate> months_;  // the replay's calendar months, in order

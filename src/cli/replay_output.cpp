@@ -165,6 +165,8 @@ ReplayProjectMonth TotalOf(const ReplayResult& r, const std::string& account) {
     total.delivered_low += m.delivered_low;
     total.lost += m.lost;
     total.waiting_seconds += m.waiting_seconds;
+    total.owed_while_waiting += m.owed_while_waiting;
+    total.delivered_while_waiting += m.delivered_while_waiting;
     for (std::size_t i = 0; i < total.seconds_in_state.size(); ++i) {
       total.seconds_in_state[i] += m.seconds_in_state[i];
     }
@@ -174,7 +176,17 @@ ReplayProjectMonth TotalOf(const ReplayResult& r, const std::string& account) {
 
 namespace {
 
-constexpr std::size_t kCellsPerPolicy = 6;
+constexpr std::size_t kCellsPerPolicy = 7;
+
+// Delivered against owed while the project had work queued, or "-" when it
+// was owed nothing then (it never waited, or it was ahead of its line).
+std::string ServedText(const ReplayProjectMonth& m) {
+  if (m.owed_while_waiting <= 0) {
+    return "-";
+  }
+  return Percent(static_cast<double>(m.delivered_while_waiting) /
+                 static_cast<double>(m.owed_while_waiting));
+}
 
 void AppendCells(std::vector<std::string>& row, const ReplayProjectMonth* m, bool total) {
   if (m == nullptr) {
@@ -186,6 +198,7 @@ void AppendCells(std::vector<std::string>& row, const ReplayProjectMonth* m, boo
   row.push_back(FormatGpuHours(m->delivered_low));
   row.push_back(FormatGpuHours(m->lost));
   row.push_back(FormatDuration(m->waiting_seconds));
+  row.push_back(ServedText(*m));
   row.push_back(total ? "" : StatesText(*m));
 }
 
@@ -328,12 +341,12 @@ std::string ReplayText(const ReplayRun& run, const std::vector<ReplayResult>& re
 
   // Projects: per project and month, the policies side by side.
   out +=
-      "\nProjects (GPUh; waiting: time with a job pending; states: days (d) or hours (h) in "
-      "each)\n";
+      "\nProjects (GPUh; waiting: time with a job pending; served: GPUh run while waiting / "
+      "owed for that time; states: days (d) or hours (h) in each)\n";
   std::vector<std::vector<std::string>> project_rows;
   std::vector<std::string> columns{"project", "month"};
   for (std::size_t i = 0; i < results.size(); ++i) {
-    for (const char* name : {"owed", "delivered", "low", "lost", "waiting", "states"}) {
+    for (const char* name : {"owed", "delivered", "low", "lost", "waiting", "served", "states"}) {
       columns.emplace_back(name);
     }
   }
@@ -355,7 +368,7 @@ std::string ReplayText(const ReplayRun& run, const std::vector<ReplayResult>& re
   }
   std::vector<bool> project_right{false, false};
   for (std::size_t i = 0; i < results.size(); ++i) {
-    project_right.insert(project_right.end(), {true, true, true, true, true, false});
+    project_right.insert(project_right.end(), {true, true, true, true, true, true, false});
   }
   // A line naming each policy above the first column of its group.
   const std::vector<std::size_t> widths = Widths(project_rows, project_right.size());
@@ -433,6 +446,8 @@ nlohmann::ordered_json ReplayJson(const ReplayRun& run, const std::vector<Replay
                           {"delivered_low", Gpuh(m.delivered_low)},
                           {"lost", Gpuh(m.lost)},
                           {"waiting_seconds", m.waiting_seconds},
+                          {"owed_while_waiting", Gpuh(m.owed_while_waiting)},
+                          {"delivered_while_waiting", Gpuh(m.delivered_while_waiting)},
                           {"seconds_in_state", states}});
       }
       const ReplayProjectMonth total = TotalOf(r, account);
@@ -440,7 +455,9 @@ nlohmann::ordered_json ReplayJson(const ReplayRun& run, const std::vector<Replay
                                {"months", months},
                                {"owed", Gpuh(total.owed)},
                                {"delivered", Gpuh(total.delivered)},
-                               {"lost", Gpuh(total.lost)}});
+                               {"lost", Gpuh(total.lost)},
+                               {"owed_while_waiting", Gpuh(total.owed_while_waiting)},
+                               {"delivered_while_waiting", Gpuh(total.delivered_while_waiting)}});
     }
     out["policies"].push_back(std::move(p));
   }

@@ -102,6 +102,9 @@ class Simulation {
   bool IsLow(const Job& job) const {
     return partitions_[job.partition].kind == PartitionKind::kLow;
   }
+  std::int64_t GpusOf(const Job& job) const {
+    return std::int64_t{job.trace.nodes} * options_.gpus_per_node;
+  }
   bool IsBudgeted(const Job& job) const {
     return partitions_[job.partition].kind == PartitionKind::kBudgeted;
   }
@@ -271,7 +274,7 @@ void Simulation::Accrue(Job& job, UnixTime now) {
                   job.trace.nodes, job.last_accrual, now);
   verdicts_at_ = -1;  // the usage may change a project's state
   if (job.project != kNoProject) {
-    log_->AddDelivered(job.project, seconds * job.trace.nodes * options_.gpus_per_node, IsLow(job));
+    log_->AddDelivered(job.project, seconds * GpusOf(job), IsLow(job));
   }
   job.last_accrual = now;
 }
@@ -392,6 +395,7 @@ void Simulation::Start(std::uint32_t index, UnixTime now) {
   result_.start_order.push_back(job.trace.id);
   if (job.project != kNoProject) {
     log_->PendingChanged(job.project, -1, now);
+    log_->RunningChanged(job.project, GpusOf(job), now);
   }
 }
 
@@ -407,6 +411,9 @@ void Simulation::RemoveRunning(std::uint32_t index) {
     low_running_nodes_ -= job.trace.nodes;
   }
   occupancy_->Add(job.start, job.last_accrual, job.trace.nodes);
+  if (job.project != kNoProject) {
+    log_->RunningChanged(job.project, -GpusOf(job), job.last_accrual);
+  }
 }
 
 void Simulation::Finish(std::uint32_t index, UnixTime now) {

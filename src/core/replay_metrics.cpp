@@ -91,12 +91,18 @@ ProjectMonthLog::ProjectMonthLog(std::vector<std::string> accounts,
   }
 }
 
-void ProjectMonthLog::Flush(Track& track, UnixTime now) {
-  ReplayProjectMonth& row = track.rows.back();
+void ProjectMonthLog::CloseWaiting(Track& track, UnixTime now) {
   if (track.pending > 0) {
+    ReplayProjectMonth& row = track.rows.back();
     row.waiting_seconds += now - track.pending_since;
+    row.delivered_while_waiting += track.running_gpus * (now - track.pending_since);
   }
   track.pending_since = now;
+}
+
+void ProjectMonthLog::Flush(Track& track, UnixTime now) {
+  CloseWaiting(track, now);
+  ReplayProjectMonth& row = track.rows.back();
   row.seconds_in_state[static_cast<std::size_t>(track.state)] += now - track.state_since;
   track.state_since = now;
 }
@@ -133,12 +139,16 @@ void ProjectMonthLog::AddLost(std::size_t project, const CivilDate& month, GpuSe
 
 void ProjectMonthLog::PendingChanged(std::size_t project, int delta, UnixTime now) {
   Track& track = tracks_[project];
-  if (track.pending > 0) {
-    track.rows.back().waiting_seconds += now - track.pending_since;
-  }
-  track.pending_since = now;
+  CloseWaiting(track, now);
   track.pending += delta;
   assert(track.pending >= 0 && "ProjectMonthLog: negative pending count");
+}
+
+void ProjectMonthLog::RunningChanged(std::size_t project, std::int64_t delta_gpus, UnixTime now) {
+  Track& track = tracks_[project];
+  CloseWaiting(track, now);
+  track.running_gpus += delta_gpus;
+  assert(track.running_gpus >= 0 && "ProjectMonthLog: negative running GPUs");
 }
 
 void ProjectMonthLog::StateIs(std::size_t project, ProjectState state, UnixTime now) {
@@ -157,6 +167,13 @@ std::vector<ReplayProjectMonth> ProjectMonthLog::Finish(UnixTime end) {
   for (Track& track : tracks_) {
     Flush(track, end);
     for (ReplayProjectMonth& row : track.rows) {
+      const std::int64_t month_seconds =
+          std::int64_t{DaysInMonth(row.month.year, row.month.month)} * 86'400;
+      // floor(owed x waiting / month) without the product, which may pass
+      // 2^63 for a credit near config.hpp's bound: waiting <= month.
+      const GpuSeconds owed = std::max<GpuSeconds>(row.owed, 0);
+      row.owed_while_waiting = owed / month_seconds * row.waiting_seconds +
+                               owed % month_seconds * row.waiting_seconds / month_seconds;
       out.push_back(std::move(row));
     }
     track.rows.clear();

@@ -143,6 +143,11 @@ TEST(Replay, GoldenTraceBackfillsAndReserves) {
   EXPECT_EQ(beta_april.waiting_seconds, 2 * kHour);
   EXPECT_EQ(alpha_april.seconds_in_state[static_cast<std::size_t>(ProjectState::kActive)],
             2 * kHour);
+  // Everything either ran in April ran while it had a job queued; 2 hours of
+  // April's 720 are owed 100 GPUh x 2/720 = 1,000 GPU-seconds.
+  EXPECT_EQ(alpha_april.delivered_while_waiting, alpha_april.delivered);
+  EXPECT_EQ(beta_april.delivered_while_waiting, beta_april.delivered);
+  EXPECT_EQ(alpha_april.owed_while_waiting, 1000);
 
   // May: month 2 expects ideal 200 - accounted 50 (the minimal, used < minimal).
   const ReplayProjectMonth& alpha_may = Month(result, "alpha", 5);
@@ -151,6 +156,11 @@ TEST(Replay, GoldenTraceBackfillsAndReserves) {
   EXPECT_EQ(Month(result, "beta", 5).delivered, 1200 * 4);
   EXPECT_EQ(alpha_may.lost, 0);  // month 2 is still open
   EXPECT_EQ(alpha_may.waiting_seconds, 0);
+  // Job 5 ran in May with nothing of alpha queued: owed and given nothing there.
+  EXPECT_EQ(alpha_may.delivered_while_waiting, 0);
+  EXPECT_EQ(alpha_may.owed_while_waiting, 0);
+  // beta's job 6 waited 1h10m in April and ran 20 min in May, alone.
+  EXPECT_EQ(Month(result, "beta", 5).delivered_while_waiting, 0);
   EXPECT_EQ(result.months.size(), 4U);
 
   // Waits 0, 0, 30m, 1h, 70m, 2h.
@@ -283,6 +293,8 @@ TEST(ReplayProperty, NeverOversubscribesAndDeliversWhatJobsRan) {
     std::map<std::string, GpuSeconds> delivered;
     for (const ReplayProjectMonth& m : result.months) {
       delivered[m.account] += m.delivered;
+      EXPECT_LE(m.delivered_while_waiting, m.delivered) << m.account;
+      EXPECT_GE(m.delivered_while_waiting, 0) << m.account;
     }
     EXPECT_EQ(delivered["alpha"], ran["alpha"]) << ToString(policy);
     EXPECT_EQ(delivered["beta"], ran["beta"]) << ToString(policy);
