@@ -116,7 +116,7 @@ if(BUDGET_DPKG_SHLIBDEPS)
   set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 else()
   message(STATUS "dpkg-shlibdeps not found (dpkg-dev): the package lists its libraries by hand")
-  string(APPEND CPACK_DEBIAN_PACKAGE_DEPENDS ", libc6, libstdc++6, libgcc-s1, libfmt9")
+  string(APPEND CPACK_DEBIAN_PACKAGE_DEPENDS ", libc6, libstdc++6, libgcc-s1, libfmt9, zlib1g")
 endif()
 
 set(CPACK_SOURCE_GENERATOR TXZ)

@@ -6,7 +6,7 @@ set -euo pipefail
 build_packages=(
   build-essential cmake pkg-config git ca-certificates
   libgtest-dev libgmock-dev libbenchmark-dev
-  libcli11-dev nlohmann-json3-dev libfmt-dev
+  libcli11-dev nlohmann-json3-dev libfmt-dev zlib1g-dev
   clang-format clang-tidy dpkg-dev
   clang libclang-rt-14-dev
 )
