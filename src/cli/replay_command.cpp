@@ -4,7 +4,9 @@
 #include <zlib.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -17,8 +19,11 @@
 
 #include "budget/civil_date.hpp"
 #include "budget/config.hpp"
+#include "budget/engine.hpp"
+#include "budget/ledger.hpp"
 #include "budget/replay.hpp"
 #include "budget/replay_trace.hpp"
+#include "budget/usage_import.hpp"
 #include "commands.hpp"
 #include "replay_output.hpp"
 #include "replay_svg.hpp"
@@ -26,11 +31,12 @@
 namespace budget::cli {
 namespace {
 
-// The weights of the site policy.md §5 quotes: fair-share 10,000,000, age
-// 2,000,000 reached over 30 days. No QoS or partition tiers in a trace.
+// The default weights are the site's that policy.md §5 quotes: fair-share
+// 10,000,000, age 2,000,000 reached over 30 days. No QoS or partition tiers in
+// a trace.
 constexpr std::uint32_t kFairshareWeight = 10'000'000;
 constexpr std::uint32_t kAgeWeight = 2'000'000;
-constexpr std::int64_t kMaxAgeSeconds = std::int64_t{30} * 86400;
+constexpr std::int64_t kMaxAgeDays = 30;
 
 struct ReplayCliOptions {
   std::string trace;
@@ -46,6 +52,10 @@ struct ReplayCliOptions {
   std::string policy = "both";
   std::int64_t calc_period = 300;
   std::int64_t half_life_days = 7;
+  std::uint32_t weight_fairshare = kFairshareWeight;
+  std::uint32_t weight_age = kAgeWeight;
+  std::int64_t max_age_days = kMaxAgeDays;
+  std::string usage;
   bool preempt_low = false;
   bool json = false;
   std::string svg_dir;
@@ -154,6 +164,13 @@ void CheckArguments(const ReplayCliOptions& o) {
     throw CLI::ValidationError(
         fmt::format("--half-life must be a whole number of days >= 0, got {}", o.half_life_days));
   }
+  if (o.max_age_days < 0) {
+    throw CLI::ValidationError(
+        fmt::format("--max-age must be a whole number of days >= 0, got {}", o.max_age_days));
+  }
+  if (!o.usage.empty() && o.projects > 0) {
+    throw CLI::ValidationError("--usage goes with --config, not with --projects");
+  }
 }
 
 std::vector<ReplayPolicy> PoliciesOf(const std::string& policy) {
@@ -184,6 +201,46 @@ CivilDate StartOf(const ReplayCliOptions& o, const Trace& trace) {
   }
   const CivilDate day = TimeZone::Utc().DateAt(*trace.unix_start_time);
   return CivilDate{day.year, day.month, 1};
+}
+
+// The fair-share (decayed) usage that `amount` GPU-seconds have at `now` if
+// they were used evenly over [from, to): the integral of 2^-(now - t)/h. The
+// same estimate as `sbudget ledger import` (ledger_command.cpp), so that a
+// replay from a usage file starts where the plugin starts after that import.
+double DecayedAt(GpuSeconds amount, UnixTime from, UnixTime to, UnixTime now,
+                 std::int64_t half_life) {
+  if (half_life <= 0 || to <= from) {
+    return static_cast<double>(amount);
+  }
+  const double h = static_cast<double>(half_life);
+  const double span = static_cast<double>(to - from);
+  const double late = std::exp2(-static_cast<double>(now - to) / h);
+  const double early = std::exp2(-static_cast<double>(now - from) / h);
+  return static_cast<double>(amount) * h / (span * std::log(2.0)) * (late - early);
+}
+
+// --usage: the usage before the trace, as `sbudget ledger import FILE --at
+// FIRST_SUBMIT` would put it in a fresh ledger: recorded under the project
+// months, and counted for fair share as if used evenly over each month up to
+// the first submission.
+Ledger LedgerFromUsage(const std::string& path, const BudgetConfig& config, const TimeZone& zone,
+                       UnixTime now, std::int64_t half_life) {
+  Result<std::vector<UsageImportRow>> rows = ParseUsageImport(ReadPlain(path), path);
+  if (!rows.ok()) {
+    FailWithLines(rows.error());
+  }
+  Ledger ledger;
+  ledger.DecayTo(now, half_life);
+  if (const Status applied = ApplyUsageImport(ledger, TermsOf(config), rows.value());
+      !applied.ok()) {
+    FailWithLines(applied.error());
+  }
+  for (const UsageImportRow& row : rows.value()) {
+    const UnixTime from = zone.MidnightOf(row.month);
+    const UnixTime to = std::min(now, zone.MidnightOf(FirstOfMonthAfter(row.month, 1)));
+    ledger.AddDecayed(row.account, row.user, DecayedAt(row.amount, from, to, now, half_life));
+  }
+  return ledger;
 }
 
 void RunReplay(const ReplayCliOptions& o) {
@@ -281,9 +338,16 @@ void RunReplay(const ReplayCliOptions& o) {
   options.gpus_per_node = o.gpus_per_node;
   options.calc_period_seconds = o.calc_period;
   options.half_life_seconds = o.half_life_days * 86400;
-  options.weights.fairshare = kFairshareWeight;
-  options.weights.age = kAgeWeight;
-  options.weights.max_age_seconds = kMaxAgeSeconds;
+  options.weights.fairshare = o.weight_fairshare;
+  options.weights.age = o.weight_age;
+  options.weights.max_age_seconds = o.max_age_days * 86400;
+  if (!o.usage.empty()) {
+    const auto first = std::min_element(
+        trace.jobs.begin(), trace.jobs.end(),
+        [](const TraceJob& a, const TraceJob& b) { return a.submit < b.submit; });
+    options.initial_ledger =
+        LedgerFromUsage(o.usage, *config, zone, first->submit, options.half_life_seconds);
+  }
   options.preempt_low = o.preempt_low;
   options.zone = zone;
   std::vector<ReplayResult> results;
@@ -358,6 +422,19 @@ void AddReplayCommand(CLI::App& app) {
   cmd->add_option("--half-life", o->half_life_days, "PriorityDecayHalfLife in days; 0: no decay")
       ->type_name("D")
       ->capture_default_str();
+  cmd->add_option("--weight-fairshare", o->weight_fairshare, "PriorityWeightFairshare")
+      ->type_name("W")
+      ->capture_default_str();
+  cmd->add_option("--weight-age", o->weight_age, "PriorityWeightAge")
+      ->type_name("W")
+      ->capture_default_str();
+  cmd->add_option("--max-age", o->max_age_days, "PriorityMaxAge in days; 0: every job's age is 1")
+      ->type_name("D")
+      ->capture_default_str();
+  cmd->add_option("--usage", o->usage,
+                  "with --config: the usage before the trace, the CSV of `sbudget ledger import` "
+                  "(account,user,month,partition,gpu_hours)")
+      ->type_name("FILE");
   cmd->add_flag("--preempt-low", o->preempt_low,
                 "requeue jobs of the low partition for budgeted jobs that cannot start");
   cmd->add_flag("--json", o->json, "print JSON instead of tables");
