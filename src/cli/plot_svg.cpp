@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "budget/billing.hpp"
+#include "svg_common.hpp"
 
 namespace budget::cli {
 namespace {
@@ -30,43 +31,8 @@ constexpr const char* kLostColour = "#c62828";
 constexpr const char* kWindowColour = "#2e7d32";
 constexpr const char* kRolledColour = "#ef8f00";
 
-std::string Escape(std::string_view text) {
-  std::string out;
-  for (const char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
-
 // GPU hours as a data attribute: the shortest decimal that reads back exactly.
 std::string Gpuh(GpuSeconds s) { return fmt::format("{}", ToGpuHours(s)); }
-
-// A tick step of 1, 2, 2.5 or 5 x 10^k GPUh giving at most 8 ticks up to `top`.
-double TickStep(double top) {
-  const double raw = top / 8;
-  const double power = std::pow(10.0, std::floor(std::log10(std::max(raw, 1e-9))));
-  for (const double f : {1.0, 2.0, 2.5, 5.0, 10.0}) {
-    if (f * power >= raw) {
-      return f * power;
-    }
-  }
-  return 10 * power;
-}
 
 std::string TickLabel(double gpuh) {
   return FormatGpuHours(static_cast<GpuSeconds>(std::llround(gpuh * kGpuSecondsPerGpuHour)));
@@ -124,11 +90,11 @@ std::string PlotSvg(const ProjectReport& r, UnixTime now, const TimeZone& zone) 
       "viewBox=\"0 0 {0} {1}\" font-family=\"sans-serif\" font-size=\"12\">\n"
       "<title>{2}: budget at {3}</title>\n"
       "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n",
-      kWidth, kHeight, Escape(r.account), FormatCivilDate(zone.DateAt(now)));
+      kWidth, kHeight, EscapeXml(r.account), FormatCivilDate(zone.DateAt(now)));
   svg += fmt::format(
       "<text x=\"{}\" y=\"28\" font-size=\"16\" font-weight=\"bold\">{}{}</text>\n"
       "<text x=\"{}\" y=\"46\">{} GPUh, {} .. {}, {} (at {})</text>\n",
-      kLeft, Escape(r.account), r.title.empty() ? "" : ": " + Escape(r.title), kLeft,
+      kLeft, EscapeXml(r.account), r.title.empty() ? "" : ": " + EscapeXml(r.title), kLeft,
       FormatGpuHours(r.credit), FormatCivilDate(r.start), FormatCivilDate(r.last_day),
       ToString(r.state), FormatCivilDate(zone.DateAt(now)));
 

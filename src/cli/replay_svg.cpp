@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "budget/units.hpp"
+#include "svg_common.hpp"
 
 namespace budget::cli {
 namespace {
@@ -28,41 +29,6 @@ const char* ColourOf(ReplayPolicy policy) {
   return policy == ReplayPolicy::kBudget ? "#1f5fbf" : "#ef8f00";
 }
 
-std::string Escape(std::string_view text) {
-  std::string out;
-  for (const char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
-
-// A tick step of 1, 2, 2.5 or 5 x 10^k giving at most 8 ticks up to `top`.
-double TickStep(double top) {
-  const double raw = top / 8;
-  const double power = std::pow(10.0, std::floor(std::log10(std::max(raw, 1e-9))));
-  for (const double f : {1.0, 2.0, 2.5, 5.0, 10.0}) {
-    if (f * power >= raw) {
-      return f * power;
-    }
-  }
-  return 10 * power;
-}
-
 std::string Header(std::string_view title, std::string_view subtitle) {
   return fmt::format(
       "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -72,7 +38,7 @@ std::string Header(std::string_view title, std::string_view subtitle) {
       "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
       "<text x=\"{3}\" y=\"28\" font-size=\"16\" font-weight=\"bold\">{2}</text>\n"
       "<text x=\"{3}\" y=\"46\">{4}</text>\n",
-      kWidth, kHeight, Escape(title), kLeft, Escape(subtitle));
+      kWidth, kHeight, EscapeXml(title), kLeft, EscapeXml(subtitle));
 }
 
 std::string Subtitle(const ReplayRun& run) {
@@ -172,7 +138,7 @@ std::string DeliveredSvg(const ReplayRun& run, const std::vector<ReplayResult>& 
     svg += fmt::format(
         "<g class=\"project\" data-project=\"{}\"{}>{}<text x=\"{:.1f}\" y=\"{}\" "
         "text-anchor=\"middle\">{}</text></g>\n",
-        Escape(accounts[p]), data, shapes, centre, kBottom + 16, Escape(accounts[p]));
+        EscapeXml(accounts[p]), data, shapes, centre, kBottom + 16, EscapeXml(accounts[p]));
   }
   svg += Legend(results, "owed");
   return svg + "</svg>\n";
