@@ -342,9 +342,9 @@ void RunReplay(const ReplayCliOptions& o) {
   options.weights.age = o.weight_age;
   options.weights.max_age_seconds = o.max_age_days * 86400;
   if (!o.usage.empty()) {
-    const auto first = std::min_element(
-        trace.jobs.begin(), trace.jobs.end(),
-        [](const TraceJob& a, const TraceJob& b) { return a.submit < b.submit; });
+    const auto first =
+        std::min_element(trace.jobs.begin(), trace.jobs.end(),
+                         [](const TraceJob& a, const TraceJob& b) { return a.submit < b.submit; });
     options.initial_ledger =
         LedgerFromUsage(o.usage, *config, zone, first->submit, options.half_life_seconds);
   }
