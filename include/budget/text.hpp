@@ -31,6 +31,12 @@ class LineCursor {
   int number_ = 0;
 };
 
+// `s` without the spaces and tabs that begin and end it.
+std::string_view Trim(std::string_view s);
+
+// `s` between double quotes, as error messages cite a value: "abc".
+std::string Quoted(std::string_view s);
+
 // The lines joined with '\n' (no trailing newline); "" for none.
 std::string JoinLines(const std::vector<std::string>& lines);
 

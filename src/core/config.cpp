@@ -37,13 +37,6 @@ bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 bool IsLowerAlpha(char c) { return c >= 'a' && c <= 'z'; }
 bool IsAlpha(char c) { return IsLowerAlpha(LowerAscii(c)); }
 
-std::string Quoted(std::string_view s) {
-  std::string out = "\"";
-  out += s;
-  out += '"';
-  return out;
-}
-
 // Digits with an optional '.' and 1..decimals digits after it ("2.69", "4",
 // "0.5"), scaled by 10^decimals. Signs, exponents, separators and overflow give
 // nullopt, so "-5", "1e3" and "32,000" are all refused with the same message.

@@ -18,8 +18,6 @@ constexpr std::size_t kFieldCount = 8;
 constexpr std::int64_t kMilli = 1000;
 constexpr std::int64_t kSecondsPerDay = 86'400;
 
-std::string Quoted(std::string_view s) { return "\"" + std::string(s) + "\""; }
-
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
 std::vector<std::string_view> SplitPipes(std::string_view line) {

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "budget/billing.hpp"
+#include "budget/text.hpp"
 
 namespace budget {
 namespace {
@@ -58,8 +59,6 @@ Schedule Replay(const ProjectTerms& terms, const Usage& usage, int months) {
   }
   return schedule;
 }
-
-std::string Quoted(std::string_view s) { return "\"" + std::string(s) + "\""; }
 
 // Checks that `total` equals the sum of the users' vectors, month by month.
 Status CheckSums(std::string_view account, std::string_view role,

@@ -19,18 +19,6 @@ namespace {
 constexpr std::size_t kSwfFields = 18;
 constexpr std::int64_t kSmallGuidelineGpuHours = 32'000;
 
-std::string Quoted(std::string_view s) { return "\"" + std::string(s) + "\""; }
-
-std::string_view Trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) {
-    s.remove_prefix(1);
-  }
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) {
-    s.remove_suffix(1);
-  }
-  return s;
-}
-
 // A whole decimal number with an optional leading '-', nothing else.
 std::optional<std::int64_t> ParseInteger(std::string_view text) {
   std::int64_t value = 0;
@@ -58,21 +46,6 @@ std::vector<std::string_view> SplitWords(std::string_view line) {
     }
   }
   return words;
-}
-
-// Calls `fn(line_number, line)` for every line, 1-based, without its '\n'.
-template <typename Fn>
-void ForEachLine(std::string_view text, Fn fn) {
-  int number = 0;
-  while (!text.empty()) {
-    const std::size_t nl = text.find('\n');
-    ++number;
-    fn(number, text.substr(0, nl));
-    if (nl == std::string_view::npos) {
-      break;
-    }
-    text.remove_prefix(nl + 1);
-  }
 }
 
 class Diagnostics {
@@ -128,19 +101,22 @@ Result<Trace> ParseSwf(std::string_view text, std::string_view file_name) {
   Diagnostics diags(file_name);
   std::set<std::uint64_t> ids;
   SwfHeader header;
-  ForEachLine(text, [&](int number, std::string_view line) {
+  LineCursor lines(text);
+  while (lines.Next()) {
+    const int number = lines.number();
+    std::string_view line = lines.line();
     const std::string_view trimmed = Trim(line);
     if (trimmed.empty()) {
-      return;
+      continue;
     }
     if (trimmed.front() == ';') {
       ReadSwfHeader(trimmed, header);
-      return;
+      continue;
     }
     const std::vector<std::string_view> f = SplitWords(trimmed);
     if (f.size() != kSwfFields) {
       diags.Add(number, "expected 18 fields, got " + std::to_string(f.size()));
-      return;
+      continue;
     }
     bool ok = true;
     // Field `index` (1-based, as SWF numbers them) as a whole number >= -1.
@@ -164,32 +140,32 @@ Result<Trace> ParseSwf(std::string_view text, std::string_view file_name) {
     const std::int64_t user = field(12, "user id");
     const std::int64_t group = field(13, "group id");
     if (!ok) {
-      return;
+      continue;
     }
     if (id < 0) {
       diags.Add(number, "job number: must be a whole number >= 0, got " + Quoted(f[0]));
-      return;
+      continue;
     }
     if (!ids.insert(static_cast<std::uint64_t>(id)).second) {
       diags.Add(number, "job number: " + std::to_string(id) + " is given twice");
-      return;
+      continue;
     }
     const std::int64_t processors = allocated > 0 ? allocated : requested;
     if (submit < 0) {
       ++trace.skipped_no_submit;
-      return;
+      continue;
     }
     if (run < 0) {
       ++trace.skipped_no_run_time;
-      return;
+      continue;
     }
     if (processors <= 0) {
       ++trace.skipped_no_nodes;
-      return;
+      continue;
     }
     if (processors > std::numeric_limits<std::uint32_t>::max()) {
       diags.Add(number, "allocated processors: too many, got " + std::to_string(processors));
-      return;
+      continue;
     }
     TraceJob job;
     job.id = static_cast<std::uint64_t>(id);
@@ -200,7 +176,7 @@ Result<Trace> ParseSwf(std::string_view text, std::string_view file_name) {
     job.user = user < 0 ? "" : std::to_string(user);
     job.group = group < 0 ? "" : std::to_string(group);
     trace.jobs.push_back(std::move(job));
-  });
+  }
   if (!diags.empty()) {
     return diags.ToError();
   }
@@ -216,9 +192,12 @@ Result<Trace> ParseTraceCsv(std::string_view text, std::string_view file_name) {
   Diagnostics diags(file_name);
   bool header_seen = false;
   std::uint64_t row = 0;
-  ForEachLine(text, [&](int number, std::string_view line) {
+  LineCursor lines(text);
+  while (lines.Next()) {
+    const int number = lines.number();
+    std::string_view line = lines.line();
     if (Trim(line).empty()) {
-      return;
+      continue;
     }
     std::vector<std::string_view> cells;
     std::size_t from = 0;
@@ -238,12 +217,12 @@ Result<Trace> ParseTraceCsv(std::string_view text, std::string_view file_name) {
                   "user\", got " +
                       Quoted(Trim(line)));
       }
-      return;
+      continue;
     }
     ++row;
     if (cells.size() != kColumns.size()) {
       diags.Add(number, "expected 6 comma-separated values, got " + std::to_string(cells.size()));
-      return;
+      continue;
     }
     bool ok = true;
     auto number_of = [&](std::size_t column, std::int64_t min) -> std::int64_t {
@@ -277,13 +256,13 @@ Result<Trace> ParseTraceCsv(std::string_view text, std::string_view file_name) {
       ok = false;
     }
     if (!ok) {
-      return;
+      continue;
     }
     job.nodes = static_cast<std::uint32_t>(nodes);
     job.account = std::string(cells[4]);
     job.user = std::string(cells[5]);
     trace.jobs.push_back(std::move(job));
-  });
+  }
   if (!header_seen) {
     diags.Add(1,
               "the header must be \"submit,nodes,run_seconds,limit_seconds,account,user\", "
@@ -298,10 +277,13 @@ Result<Trace> ParseTraceCsv(std::string_view text, std::string_view file_name) {
 Result<ProjectMap> ParseProjectMap(std::string_view text, std::string_view file_name) {
   ProjectMap map;
   Diagnostics diags(file_name);
-  ForEachLine(text, [&](int number, std::string_view line) {
+  LineCursor lines(text);
+  while (lines.Next()) {
+    const int number = lines.number();
+    std::string_view line = lines.line();
     line = line.substr(0, line.find('#'));
     if (Trim(line).empty()) {
-      return;
+      continue;
     }
     // "user 17=chem" and "user 17 = chem" alike: '=' is a word of its own.
     std::string spaced;
@@ -328,26 +310,26 @@ Result<ProjectMap> ParseProjectMap(std::string_view text, std::string_view file_
                 "expected \"user ID = ACCOUNT\", \"group ID = ACCOUNT\" or \"* = "
                 "ACCOUNT\", got " +
                     Quoted(Trim(line)));
-      return;
+      continue;
     }
     if (!IsSlurmAccountName(account)) {
       diags.Add(number, "the account must be a Slurm account name (a-z, 0-9, _ and -), got " +
                             Quoted(account));
-      return;
+      continue;
     }
     if (kind == "*") {
       if (!map.fallback.empty()) {
         diags.Add(number, "\"*\" is given twice");
-        return;
+        continue;
       }
       map.fallback = std::string(account);
-      return;
+      continue;
     }
     auto& rules = kind == "user" ? map.by_user : map.by_group;
     if (!rules.emplace(std::string(who), std::string(account)).second) {
       diags.Add(number, std::string(kind) + " " + std::string(who) + " is given twice");
     }
-  });
+  }
   if (!diags.empty()) {
     return diags.ToError();
   }

@@ -17,6 +17,23 @@ bool LineCursor::Next() {
   return true;
 }
 
+std::string_view Trim(std::string_view s) {
+  const std::size_t first = s.find_first_not_of(" \t");
+  if (first == std::string_view::npos) {
+    return {};
+  }
+  return s.substr(first, s.find_last_not_of(" \t") - first + 1);
+}
+
+std::string Quoted(std::string_view s) {
+  std::string out;
+  out.reserve(s.size() + 2);
+  out += '"';
+  out += s;
+  out += '"';
+  return out;
+}
+
 std::string JoinLines(const std::vector<std::string>& lines) {
   std::string out;
   for (const std::string& line : lines) {

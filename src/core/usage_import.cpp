@@ -19,16 +19,6 @@ constexpr int kMaxDecimals = 6;
 // Keeps whole_hours x 3600 far from int64 overflow.
 constexpr std::int64_t kMaxWholeGpuHours = 1'000'000'000'000;
 
-std::string_view Trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) {
-    s.remove_prefix(1);
-  }
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) {
-    s.remove_suffix(1);
-  }
-  return s;
-}
-
 std::string Lower(std::string_view s) {
   std::string out(s);
   for (char& c : out) {
@@ -55,8 +45,6 @@ std::vector<std::string_view> SplitCommas(std::string_view line) {
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
 bool HasSpace(std::string_view s) { return s.find_first_of(" \t") != std::string_view::npos; }
-
-std::string Quoted(std::string_view s) { return "\"" + std::string(s) + "\""; }
 
 // "YYYY-MM" -> the 1st of that month.
 std::optional<CivilDate> ParseMonth(std::string_view s) {

@@ -1,4 +1,4 @@
-// Tests for text.hpp: the line cursor, joining and splitting multi-line error texts.
+// Tests for text.hpp: the line cursor, trimming and quoting, multi-line error texts.
 #include "budget/text.hpp"
 
 #include <gtest/gtest.h>
@@ -46,6 +46,17 @@ TEST(LineCursor, ReadsALastLineWithoutItsEnd) {
 TEST(LineCursor, AnEmptyTextHasNoLine) {
   EXPECT_TRUE(Walk("").empty());
   EXPECT_EQ(Walk("\n"), (std::vector<std::string>{"1:"}));
+}
+
+TEST(Text, TrimDropsSpacesAndTabsAtBothEndsOnly) {
+  EXPECT_EQ(Trim(" \ta b\t "), "a b");
+  EXPECT_EQ(Trim(" \t "), "");
+  EXPECT_EQ(Trim(""), "");
+}
+
+TEST(Text, QuotedWrapsInDoubleQuotes) {
+  EXPECT_EQ(Quoted("-5"), "\"-5\"");
+  EXPECT_EQ(Quoted(""), "\"\"");
 }
 
 }  // namespace
