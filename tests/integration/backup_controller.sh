@@ -198,7 +198,9 @@ check "the backup loaded the ledger once per takeover (3)" test "$(loads "$backu
 check "the primary loaded it once per start after the first (2)" test "$(loads "$primary_log")" = 2
 
 section "6. no double counting: the ledger against slurmctld's records, once the jobs are done"
-cluster_wait_idle 400
+# The backup is in control and the primary is gone: cluster_wait_idle would watch the
+# primary's PID and give up at once.
+wait_for 400 "the jobs to end" _lc_queue_empty
 now=$(date +%s)
 wait_for 120 "a pass to save the ledger" ledger_saved_after $((now + 1))
 total=$("$sbudget" ledger show --config "$work/budget.conf" --ledger "$ledger" --json |
