@@ -212,7 +212,7 @@ wait_for 120 "a pass to save the ledger" ledger_saved_after $((now + 1))
 scontrol reconfigure
 sleep 2
 check "budget.conf unchanged" test "$(sha256sum <"$work/budget.conf")" = "$conf_sum"
-check "the ledger loads" "$sbudget" ledger show --config "$work/budget.conf" --ledger "$ledger" >/dev/null
+check "the ledger loads" bash -c "'$sbudget' ledger show --config '$work/budget.conf' --ledger '$ledger' >/dev/null"
 check "the ledger has the same projects ($projects_before)" test "$(ledger_projects)" = "$projects_before"
 check "the ledger has no line from a job's name or comment" bash -c "! grep -q 'evil\\|Credit=\\|budget.conf' '$ledger'"
 check "no file was created by a name, comment or account ($(compgen -G "$pwned*" | tr '\n' ' '))" \
