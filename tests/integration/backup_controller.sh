@@ -3,8 +3,11 @@
 # StateSaveLocation) takes over priority/budget's ledger while jobs run, and gives it back.
 #
 # The backup runs on this machine as host ctl2 (127.0.0.2): its own UTS and mount namespace
-# (unshare) give it that host name, an /etc/hosts that resolves it, and its own PID file
-# directory (slurmctld SIGTERMs whatever its PidFile names). CommunicationParameters=
+# (unshare) give it that host name, an /etc/hosts that resolves it, its own PID file
+# directory (slurmctld SIGTERMs whatever its PidFile names) and a slurm.conf that names the
+# primary by this machine's host name instead of "localhost" (slurmctld replaces
+# "localhost" with its own host name, which in the backup is ctl2: "Duplicate
+# SlurmctldHost records"). CommunicationParameters=
 # NoCtldInAddrAny makes each controller listen on its own address, SlurmctldTimeout=6 makes
 # the backup take over 6 s after the primary stops answering.
 #   1. primary stopped (SIGTERM): the backup takes over; the ledger it loads is byte for
@@ -58,7 +61,8 @@ stop_backup() {
   backup_pid=
 }
 # cluster_stop cancels the jobs only through a primary it started: the backup may be in control.
-trap '((_failures == 0)) || { tail -n 30 "$primary_log"; tail -n 30 "$backup_log"; } >&2 || true
+trap '((_failures == 0)) || { tail -n 30 "$primary_log"; tail -n 30 "$lc/log/slurmctld-backup.out" "$backup_log"; } >&2 || true
+  cp "$primary_log" "$backup_log" "$lc/log/slurmctld-backup.out" "${BACKUP_KEEP:-/tmp}/" 2>/dev/null || true
   SLURM_CONF=$lc/etc/slurm.conf _lc_cancel_all_jobs || true
   stop_backup; cluster_stop; rm -rf "$work"' EXIT
 trap 'exit 130' INT
@@ -93,11 +97,14 @@ done
 install -d -m 0755 "$lc/run/backup"
 cp /etc/hosts "$work/hosts"
 echo "127.0.0.2 ctl2" >>"$work/hosts"
+sed "s/^SlurmctldHost=localhost\$/SlurmctldHost=$(hostname -s)(127.0.0.1)/" "$SLURM_CONF" >"$work/slurm.conf"
+grep -q "^SlurmctldHost=$(hostname -s)(127.0.0.1)\$" "$work/slurm.conf" ||
+  { echo "FAIL no SlurmctldHost=localhost line in $SLURM_CONF to name the primary" >&2; exit 1; }
 set +m
 # shellcheck disable=SC2016 # $1.. are the inner shell's arguments
 setsid unshare --uts --mount bash -c 'hostname ctl2 && mount --bind "$1" /etc/hosts &&
-  mount --bind "$2" "$3" && exec /usr/sbin/slurmctld -D -L "$4"' _ \
-  "$work/hosts" "$lc/run/backup" "$lc/run/slurm" "$backup_log" \
+  mount --bind "$2" "$3" && mount --bind "$4" "$5" && exec /usr/sbin/slurmctld -D -L "$6"' _ \
+  "$work/hosts" "$lc/run/backup" "$lc/run/slurm" "$work/slurm.conf" "$SLURM_CONF" "$backup_log" \
   </dev/null >>"$lc/log/slurmctld-backup.out" 2>&1 &
 backup_pid=$!
 backup_up() { scontrol ping 2>/dev/null | grep -q 'backup.* is UP'; }
