@@ -97,14 +97,17 @@ done
 install -d -m 0755 "$lc/run/backup"
 cp /etc/hosts "$work/hosts"
 echo "127.0.0.2 ctl2" >>"$work/hosts"
-sed "s/^SlurmctldHost=localhost\$/SlurmctldHost=$(hostname -s)(127.0.0.1)/" "$SLURM_CONF" >"$work/slurm.conf"
-grep -q "^SlurmctldHost=$(hostname -s)(127.0.0.1)\$" "$work/slurm.conf" ||
+# A copy of etc/ (not a bind mount of slurm.conf alone: cluster.sh replaces that file by a
+# rename, which would detach such a mount, and the backup reads slurm.conf at each takeover).
+cp -a "$lc/etc" "$work/etc"
+sed -i "s/^SlurmctldHost=localhost\$/SlurmctldHost=$(hostname -s)(127.0.0.1)/" "$work/etc/slurm.conf"
+grep -q "^SlurmctldHost=$(hostname -s)(127.0.0.1)\$" "$work/etc/slurm.conf" ||
   { echo "FAIL no SlurmctldHost=localhost line in $SLURM_CONF to name the primary" >&2; exit 1; }
 set +m
 # shellcheck disable=SC2016 # $1.. are the inner shell's arguments
 setsid unshare --uts --mount bash -c 'hostname ctl2 && mount --bind "$1" /etc/hosts &&
   mount --bind "$2" "$3" && mount --bind "$4" "$5" && exec /usr/sbin/slurmctld -D -L "$6"' _ \
-  "$work/hosts" "$lc/run/backup" "$lc/run/slurm" "$work/slurm.conf" "$SLURM_CONF" "$backup_log" \
+  "$work/hosts" "$lc/run/backup" "$lc/run/slurm" "$work/etc" "$lc/etc" "$backup_log" \
   </dev/null >>"$lc/log/slurmctld-backup.out" 2>&1 &
 backup_pid=$!
 backup_up() { scontrol ping 2>/dev/null | grep -q 'backup.* is UP'; }
