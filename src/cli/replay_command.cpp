@@ -56,6 +56,7 @@ struct ReplayCliOptions {
   std::uint32_t weight_age = kAgeWeight;
   std::int64_t max_age_days = kMaxAgeDays;
   std::string usage;
+  std::uint32_t backfill_depth = ReplayOptions{}.backfill_depth;
   bool preempt_low = false;
   bool json = false;
   std::string svg_dir;
@@ -348,6 +349,7 @@ void RunReplay(const ReplayCliOptions& o) {
     options.initial_ledger =
         LedgerFromUsage(o.usage, *config, zone, first->submit, options.half_life_seconds);
   }
+  options.backfill_depth = o.backfill_depth;
   options.preempt_low = o.preempt_low;
   options.zone = zone;
   std::vector<ReplayResult> results;
@@ -435,6 +437,11 @@ void AddReplayCommand(CLI::App& app) {
                   "with --config: the usage before the trace, the CSV of `sbudget ledger import` "
                   "(account,user,month,partition,gpu_hours)")
       ->type_name("FILE");
+  cmd->add_option("--backfill-depth", o->backfill_depth,
+                  "pending jobs after a blocked one that EASY backfill tries (bf_max_job_test); 0: "
+                  "no backfill, strict priority order")
+      ->type_name("N")
+      ->capture_default_str();
   cmd->add_flag("--preempt-low", o->preempt_low,
                 "requeue jobs of the low partition for budgeted jobs that cannot start");
   cmd->add_flag("--json", o->json, "print JSON instead of tables");

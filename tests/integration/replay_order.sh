@@ -156,26 +156,33 @@ awk -F'[ ,]' -v submit=$((t_up - midnight)) '
   { line[$1] = submit "," $4 "," $5 "," limit[$1] "," $3 "," user[$1]; if ($1 > n) n = $1 }
   END { print "submit,nodes,run_seconds,limit_seconds,account,user"; for (i = 1; i <= n; i++) print line[i] }' \
   "$work/jobs.txt" "$work/real.txt" >"$work/trace.csv"
-echo "  sbudget replay --policy budget --nodes $nodes --calc-period $((calc_minutes * 60))" \
-  "--half-life $half_life_days --weight-fairshare $weight_fs --weight-age $weight_age" \
-  "--max-age $max_age_days --start $day --usage usage.csv"
-"$sbudget" replay --trace "$work/trace.csv" --config "$work/budget.conf" \
-  --usage "$work/usage.csv" --policy budget --nodes "$nodes" --gpus-per-node "${GPUS:-4}" \
-  --calc-period $((calc_minutes * 60)) --half-life "$half_life_days" \
-  --weight-fairshare "$weight_fs" --weight-age "$weight_age" --max-age "$max_age_days" \
-  --start "$day" --starts - >"$work/replay_starts.csv"
-# sim.txt: row start_offset, in the replay's start order (start second, then job id);
-# sim_exact.txt: rows in the order the simulated scheduler started them.
-awk -F, -v up="$t_up" '$1 == "budget" { print $3, $4 - up }' "$work/replay_starts.csv" |
-  sort -n -k2,2 -k1,1 >"$work/sim.txt"
-awk -F, '$1 == "budget" { print $3 }' "$work/replay_starts.csv" >"$work/sim_exact.txt"
+replay_args=(--trace "$work/trace.csv" --config "$work/budget.conf" --usage "$work/usage.csv"
+  --policy budget --nodes "$nodes" --gpus-per-node "${GPUS:-4}"
+  --calc-period $((calc_minutes * 60)) --half-life "$half_life_days"
+  --weight-fairshare "$weight_fs" --weight-age "$weight_age" --max-age "$max_age_days"
+  --start "$day" --starts -)
+echo "  sbudget replay ${replay_args[*]#"$work/"} [--backfill-depth 0]"
+# NAME: replay_NAME.csv (--starts), NAME.txt (row start_offset, in start second then job id
+# order) and NAME_exact.txt (rows in the order the simulated scheduler started them).
+replay_to() {
+  local name=$1
+  shift
+  "$sbudget" replay "${replay_args[@]}" "$@" >"$work/replay_$name.csv"
+  awk -F, -v up="$t_up" '$1 == "budget" { print $3, $4 - up }' "$work/replay_$name.csv" |
+    sort -n -k2,2 -k1,1 >"$work/$name.txt"
+  awk -F, '$1 == "budget" { print $3 }' "$work/replay_$name.csv" >"$work/${name}_exact.txt"
+}
+# sim: no backfill (strict priority order), the cluster's behaviour when jobs last less
+# than bf_interval; easy: the replay's default EASY backfill at every event.
+replay_to sim --backfill-depth 0
+replay_to easy
 check "the replay started every job" test "$(wc -l <"$work/sim.txt")" = "$jobs_n"
 
 section "4. the two start orders compared"
-# Inputs: real.txt, sim.txt, priority.txt (row priority at submission), trace.csv (run
-# seconds as replayed), real_exact.txt and sim_exact.txt. Prints the report; its last line
-# is "RESULT lcs pairs off_lcs lcs_exact mean_behind_real mean_ahead_real mean_behind_sim
-# mean_ahead_sim".
+# compare_orders SIM: compares real.txt with SIM.txt (and real_exact.txt with
+# SIM_exact.txt), with priority.txt (row priority at submission) and trace.csv (run seconds
+# as replayed). Prints the report; its last line is "RESULT lcs pairs off_lcs lcs_exact
+# mean_behind_real mean_ahead_real mean_behind_sim mean_ahead_sim".
 compare_orders() {
   awk '
     # The length of the longest common subsequence of A[1..na] and B[1..nb]; IN[x] = 1 for
@@ -196,13 +203,14 @@ compare_orders() {
       return L[1, 1]
     }
     function mean(SUM, key, CNT) { return CNT[key] ? SUM[key] / CNT[key] : 0 }
-    FILENAME ~ /real.txt$/ { n++; r[n] = $1; rpos[$1] = n; rstart[$1] = $2; acct[$1] = $3;
-                             nodes[$1] = $4; how[$1] = $6; next }
-    FILENAME ~ /sim.txt$/ { m++; s[m] = $1; spos[$1] = m; sstart[$1] = $2; next }
-    FILENAME ~ /priority.txt$/ { prio[$1] = $2; next }
-    FILENAME ~ /trace.csv$/ { if (FNR > 1) { split($0, f, ","); run[FNR - 1] = f[3] }; next }
-    FILENAME ~ /real_exact.txt$/ { nre++; re[nre] = $1; next }
-    FILENAME ~ /sim_exact.txt$/ { nse++; se[nse] = $1; next }
+    FNR == 1 { file++ }
+    file == 1 { n++; r[n] = $1; rpos[$1] = n; rstart[$1] = $2; acct[$1] = $3; nodes[$1] = $4;
+                how[$1] = $6; next }
+    file == 2 { m++; s[m] = $1; spos[$1] = m; sstart[$1] = $2; next }
+    file == 3 { prio[$1] = $2; next }
+    file == 4 { if (FNR > 1) { split($0, f, ","); run[FNR - 1] = f[3] }; next }
+    file == 5 { nre++; re[nre] = $1; next }
+    file == 6 { nse++; se[nse] = $1; next }
     END {
       common = lcs(r, n, s, m, inlcs)
       common_exact = lcs(re, nre, se, nse, unused)
@@ -221,36 +229,31 @@ compare_orders() {
       printf "  pairs in a different order: %d of %d%s\n", pairs, n * (n - 1) / 2, \
         pairs ? " (rows, cluster order first):" pl (pairs > 25 ? " ..." : "") : ""
       printf "  jobs at a different position: %d; off the LCS: %d\n", moved, n - common
-      # A strict priority scheduler starts jobs in priority order (higher first, then the
-      # lower id). over: x started (a whole second) before a job of higher priority;
-      # tie: x swapped with a job that started in the same second.
       if (n - common > 0) {
         printf "  %-4s %-9s %5s %8s %8s %10s %9s %-8s %s\n", "row", "project", "nodes", \
           "pos:real", "pos:sim", "start:real", "start:sim", "cluster", "likely reason"
         for (k = 1; k <= n; k++) {
           x = r[k]
           if (x in inlcs) continue
-          reason = ""
-          over_r = 0; over_s = 0; tie_r = 0; tie_s = 0; swapped = 0
+          # Each job it swapped with: who broke the priority order (higher first, then the
+          # lower id), judged by whole-second starts.
+          swapped = 0; sim_bf = 0; cl_bf = 0; cl_over = 0; tie = 0
           for (y in rpos) {
-            if (y == x) continue
-            higher = prio[y] > prio[x] || (prio[y] == prio[x] && y + 0 < x + 0)
-            if (higher && rstart[x] < rstart[y]) over_r++
-            if (higher && sstart[x] < sstart[y]) over_s++
-            if ((rpos[y] < rpos[x]) != (spos[y] < spos[x])) {
-              swapped++
-              if (rstart[y] == rstart[x]) tie_r++
-              if (sstart[y] == sstart[x]) tie_s++
-            }
+            if (y == x || (rpos[y] < rpos[x]) == (spos[y] < spos[x])) continue
+            swapped++
+            if (prio[y] > prio[x] || (prio[y] == prio[x] && y + 0 < x + 0)) { hi = y; lo = x }
+            else { hi = x; lo = y }
+            if (sstart[lo] < sstart[hi]) sim_bf++
+            else if (rstart[lo] < rstart[hi]) { if (how[lo] == "backfill") cl_bf++; else cl_over++ }
+            else tie++
           }
-          if (how[x] == "backfill") reason = reason "; the cluster backfilled it"
-          if (over_r) reason = reason sprintf("; cluster: started before %d job(s) of higher priority", over_r)
-          if (over_s) reason = reason sprintf("; replay: started before %d job(s) of higher priority (backfill)", over_s)
-          if (tie_r) reason = reason sprintf("; cluster: same second as %d of the %d jobs it swapped with (then by id)", tie_r, swapped)
-          if (tie_s) reason = reason sprintf("; replay: same second as %d of the %d jobs it swapped with (then by id)", tie_s, swapped)
-          if (reason == "") reason = "; timing: both in priority order, the jobs around it started at other instants"
+          reason = sprintf("swapped with %d:", swapped)
+          if (sim_bf) reason = reason sprintf(" %d the replay started lower priority first (backfill into spare nodes);", sim_bf)
+          if (cl_bf) reason = reason sprintf(" %d the cluster backfilled lower priority first;", cl_bf)
+          if (cl_over) reason = reason sprintf(" %d the cluster started lower priority first (main scheduler);", cl_over)
+          if (tie) reason = reason sprintf(" %d same start second, ordered by id;", tie)
           printf "  %-4s %-9s %5d %8d %8d %10d %9d %-8s %s\n", x, acct[x], nodes[x], rpos[x], \
-            spos[x], rstart[x], sstart[x], how[x], substr(reason, 3)
+            spos[x], rstart[x], sstart[x], how[x], reason
         }
       }
       # Makespans: from `normal` UP to the last end.
@@ -268,10 +271,14 @@ compare_orders() {
       printf "RESULT %d %d %d %d %.2f %.2f %.2f %.2f\n", common, pairs, n - common, common_exact, \
         mean(sr, "p_behind", cnt), mean(sr, "p_ahead", cnt), mean(ss, "p_behind", cnt), \
         mean(ss, "p_ahead", cnt)
-    }' "$work/real.txt" "$work/sim.txt" "$work/priority.txt" "$work/trace.csv" \
-    "$work/real_exact.txt" "$work/sim_exact.txt"
+    }' "$work/real.txt" "$work/$1.txt" "$work/priority.txt" "$work/trace.csv" \
+    "$work/real_exact.txt" "$work/$1_exact.txt"
 }
-compare_orders >"$work/report.txt"
+echo "  the replay with its default EASY backfill at every event:"
+compare_orders easy >"$work/report_easy.txt"
+sed -n '1,4p' "$work/report_easy.txt"
+echo "  the replay with --backfill-depth 0 (strict priority order), the one checked:"
+compare_orders sim >"$work/report.txt"
 grep -v '^RESULT ' "$work/report.txt"
 read -r _ lcs _ _ _ behind_real ahead_real behind_sim ahead_sim < <(grep '^RESULT ' "$work/report.txt")
 check "agreement: LCS $lcs of $jobs_n >= $min_agreement %" awk_true "100 * $lcs >= $min_agreement * $jobs_n"
@@ -282,7 +289,7 @@ check "replay: p_behind starts before p_ahead on average ($behind_sim < $ahead_s
 
 if [[ -n "$keep" ]]; then
   mkdir -p "$keep"
-  cp "$work"/{jobs.txt,usage.csv,budget.conf,ids.txt,sacct.txt,how.txt,priority.txt,real.txt,real_exact.txt,trace.csv,replay_starts.csv,sim.txt,sim_exact.txt,report.txt} "$keep/"
+  cp "$work"/{jobs.txt,usage.csv,budget.conf,ids.txt,sacct.txt,how.txt,priority.txt,real.txt,real_exact.txt,trace.csv,replay_sim.csv,sim.txt,sim_exact.txt,report.txt,replay_easy.csv,easy.txt,easy_exact.txt,report_easy.txt} "$keep/"
   echo "  kept in $keep"
 fi
 echo "  script ran $((SECONDS - t_script)) s (cluster stop follows)"
