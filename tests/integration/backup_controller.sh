@@ -27,21 +27,9 @@
 set -euo pipefail
 
 build=$(cd "${1:?usage: backup_controller.sh BUILD_DIR}" && pwd)
-here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-# shellcheck source=SCRIPTDIR/lib/cluster.sh
-source "$here/lib/cluster.sh"
-# shellcheck source=SCRIPTDIR/lib/accounts.sh
-source "$here/lib/accounts.sh"
-# shellcheck source=SCRIPTDIR/lib/budget_fixture.sh
-source "$here/lib/budget_fixture.sh"
-# shellcheck source=SCRIPTDIR/lib/checks.sh
-source "$here/lib/checks.sh"
-
-sbudget=$build/src/cli/sbudget
-lc=${BUDGET_LC:-/tmp/budget-lc}
-work=$(mktemp -d /tmp/budget-backup.XXXXXX)
-chmod 755 "$work"
-ledger=$lc/spool/ctld/budget_ledger
+# shellcheck source=SCRIPTDIR/lib/scenario.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/scenario.sh"
+scenario_scratch backup
 backup_log=$lc/log/slurmctld-backup.log
 primary_log=$lc/log/slurmctld.log
 backup_pid=
@@ -61,12 +49,13 @@ stop_backup() {
   backup_pid=
 }
 # cluster_stop cancels the jobs only through a primary it started: the backup may be in control.
-trap '((_failures == 0)) || { tail -n 30 "$primary_log"; tail -n 30 "$lc/log/slurmctld-backup.out" "$backup_log"; } >&2 || true
+scenario_cleanup() {
+  ! checks_failed || { tail -n 30 "$primary_log"; tail -n 30 "$lc/log/slurmctld-backup.out" "$backup_log"; } >&2 || true
   cp "$primary_log" "$backup_log" "$lc/log/slurmctld-backup.out" "${BACKUP_KEEP:-/tmp}/" 2>/dev/null || true
   SLURM_CONF=$lc/etc/slurm.conf _lc_cancel_all_jobs || true
-  stop_backup; cluster_stop; rm -rf "$work"' EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+  stop_backup
+}
+scenario_traps
 
 projects=(p_s1 p_s2)
 fixture_dates

@@ -28,21 +28,9 @@ while (($#)); do
     *) echo "storm.sh: unknown option $1" >&2; exit 2 ;;
   esac
 done
-here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-# shellcheck source=SCRIPTDIR/lib/cluster.sh
-source "$here/lib/cluster.sh"
-# shellcheck source=SCRIPTDIR/lib/accounts.sh
-source "$here/lib/accounts.sh"
-# shellcheck source=SCRIPTDIR/lib/budget_fixture.sh
-source "$here/lib/budget_fixture.sh"
-# shellcheck source=SCRIPTDIR/lib/checks.sh
-source "$here/lib/checks.sh"
-
-sbudget=$build/src/cli/sbudget
-lc=${BUDGET_LC:-/tmp/budget-lc}
-work=$(mktemp -d /tmp/budget-storm.XXXXXX)
-chmod 755 "$work"
-ledger=$lc/spool/ctld/budget_ledger
+# shellcheck source=SCRIPTDIR/lib/scenario.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/scenario.sh"
+scenario_scratch storm
 storm_pids=()
 
 stop_storm() {
@@ -53,9 +41,8 @@ stop_storm() {
   done
   storm_pids=()
 }
-trap 'stop_storm; cluster_stop; rm -rf "$work"' EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+scenario_cleanup() { stop_storm; }
+scenario_traps
 
 projects=(p_s1 p_s2 p_s3)
 fixture_dates

@@ -3,6 +3,7 @@
 #   section TITLE              prints a heading
 #   check WHAT CMD...          runs CMD; counts and prints ok/FAIL
 #   summary                    prints the count; returns 1 if any check failed
+#   checks_failed              true when a check has failed so far (for clean-up diagnostics)
 #   wait_for SECS WHAT CMD...  polls CMD every second; fails the script on timeout
 #   awk_true EXPR              true when the awk expression is non-zero
 #   job_state_is JOB STATE     squeue's state of JOB is STATE
@@ -39,6 +40,8 @@ summary() {
   echo "$((_checks - _failures)) passed, $_failures failed"
   ((_failures == 0))
 }
+
+checks_failed() { ((_failures > 0)); }
 
 wait_for() {
   local secs=$1 what=$2
