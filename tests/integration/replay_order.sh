@@ -17,15 +17,20 @@
 #      from local midnight, so that the replay runs at the same instant of the month; run:
 #      sacct's ElapsedRaw; limit; account; user) and replays it with `sbudget replay --policy
 #      budget --nodes 4 --usage usage.csv`, with the weights, PriorityMaxAge,
-#      PriorityCalcPeriod and PriorityDecayHalfLife read from the cluster's slurm.conf;
-#   5. compares the two start orders.
+#      PriorityCalcPeriod and PriorityDecayHalfLife read from the cluster's slurm.conf,
+#      twice: with --backfill-depth 0 (strict priority order: with jobs far shorter than
+#      sched/backfill's 30 s cycle, the cluster's main scheduler starts nearly every job in
+#      priority order), the replay that is checked, and with the default EASY backfill at
+#      every event, only reported (it slips small jobs into spare nodes the cluster waits
+#      to fill; docs/what-if.md has the figures);
+#   5. compares the start orders.
 #
 # Start order: the jobs sorted by start time in whole seconds (sacct's resolution), then by
 # job id, in both (the replay's start, then its job id, the trace row: the same order as
 # Slurm's ids). Agreement: the length of the longest common subsequence (LCS) of the two
 # start orders over the number of jobs, i.e. the largest share of jobs that start in the
 # same relative order in both; every other job moved. It must be >= REPLAY_ORDER_MIN %
-# (90). Also reported: the pairs of jobs whose order differs (of n(n-1)/2), each job off
+# (90) for the replay without backfill. Also reported: the pairs of jobs whose order differs (of n(n-1)/2), each job off
 # the LCS with its positions, its start offsets in both, how the cluster started it
 # (main scheduler or backfill, from slurmctld's log) and the likely reason; the number of
 # jobs whose position differs; both makespans. Also checked: p_behind's jobs start before
