@@ -51,6 +51,12 @@ struct ReplayOptions {
   // EASY backfill: only the first `backfill_depth` pending jobs after the
   // blocked head are tried (bf_max_job_test).
   std::uint32_t backfill_depth = 1000;
+  // sched/backfill's bf_interval: backfill runs at every multiple of it after
+  // the first submission (while a blocked job leaves nodes idle), the main
+  // scheduler at every event. 0: backfill at every event too. Slurm's default
+  // is 30 s; with jobs shorter than that, a blocked head usually starts before
+  // any backfill, as on a real controller.
+  std::int64_t backfill_interval_seconds = 30;
   // Preempt (requeue) jobs running in the low partition when a budgeted job
   // cannot otherwise start (PreemptType=preempt/partition_prio, PreemptMode=REQUEUE).
   bool preempt_low = false;
@@ -183,7 +189,8 @@ struct ReplayResult {
 //   does not fit requeues running low-partition jobs (most recently started
 //   first) when that frees enough nodes. The first job that still does not
 //   fit gets the EASY reservation: the earliest instant at which, running
-//   jobs ending at start + limit_seconds, enough nodes are free. Then at most
+//   jobs ending at start + limit_seconds, enough nodes are free. At a
+//   backfill instant (every backfill_interval_seconds, see above), at most
 //   backfill_depth later jobs are tried: one starts if it fits now and either
 //   ends (by its limit) by the reservation or fits in the nodes the
 //   reservation leaves spare.

@@ -57,6 +57,7 @@ struct ReplayCliOptions {
   std::int64_t max_age_days = kMaxAgeDays;
   std::string usage;
   std::uint32_t backfill_depth = ReplayOptions{}.backfill_depth;
+  std::int64_t backfill_interval = ReplayOptions{}.backfill_interval_seconds;
   bool preempt_low = false;
   bool json = false;
   std::string svg_dir;
@@ -350,6 +351,7 @@ void RunReplay(const ReplayCliOptions& o) {
         LedgerFromUsage(o.usage, *config, zone, first->submit, options.half_life_seconds);
   }
   options.backfill_depth = o.backfill_depth;
+  options.backfill_interval_seconds = o.backfill_interval;
   options.preempt_low = o.preempt_low;
   options.zone = zone;
   std::vector<ReplayResult> results;
@@ -441,6 +443,11 @@ void AddReplayCommand(CLI::App& app) {
                   "pending jobs after a blocked one that EASY backfill tries (bf_max_job_test); 0: "
                   "no backfill, strict priority order")
       ->type_name("N")
+      ->capture_default_str();
+  cmd->add_option("--backfill-interval", o->backfill_interval,
+                  "seconds between backfill cycles (bf_interval); 0: backfill at every event")
+      ->type_name("S")
+      ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
   cmd->add_flag("--preempt-low", o->preempt_low,
                 "requeue jobs of the low partition for budgeted jobs that cannot start");

@@ -116,7 +116,9 @@ class Simulation {
   void Submit(std::uint32_t index, UnixTime now);
   void Pass(UnixTime now);
   void MonthBoundary(UnixTime now);
-  void Schedule(UnixTime now);
+  // The main scheduler, then EASY backfill when `backfill` (a backfill
+  // instant). Sets blocked_ when a job waits while nodes are idle.
+  void Schedule(UnixTime now, bool backfill);
   void Start(std::uint32_t index, UnixTime now);
   void Finish(std::uint32_t index, UnixTime now);
   bool Preempt(std::uint32_t nodes, UnixTime now, std::vector<std::uint32_t>& requeued);
@@ -160,6 +162,9 @@ class Simulation {
   std::unordered_map<std::uint64_t, Verdict> verdicts_;
   UnixTime verdicts_at_ = -1;
   UnixTime now_ = 0;  // the instant being processed
+  // The last scheduler run left a job waiting and nodes idle without trying
+  // backfill: the next backfill instant is an event.
+  bool blocked_ = false;
 
   std::optional<replay::ProjectMonthLog> log_;
   std::optional<replay::Occupancy> occupancy_;
@@ -451,8 +456,9 @@ bool Simulation::Preempt(std::uint32_t nodes, UnixTime now, std::vector<std::uin
   return true;
 }
 
-void Simulation::Schedule(UnixTime now) {
+void Simulation::Schedule(UnixTime now, bool backfill) {
   ++result_.scheduler_passes;
+  blocked_ = false;
   std::vector<std::uint32_t> requeued;
   PendingQueue::Cursor cursor = queue_.Scan();
   const Job* head = nullptr;
@@ -477,7 +483,9 @@ void Simulation::Schedule(UnixTime now) {
     break;
   }
   // EASY backfill behind the blocked head.
-  if (head != nullptr && plan_.free() > 0) {
+  if (head != nullptr && plan_.free() > 0 && !backfill) {
+    blocked_ = true;  // a later backfill instant may start something
+  } else if (head != nullptr && plan_.free() > 0) {
     NodePlan::Reservation reservation = plan_.Reserve(head->trace.nodes);
     std::uint32_t tried = 0;
     while (tried < options_.backfill_depth && plan_.free() > 0) {
@@ -545,6 +553,8 @@ ReplayResult Simulation::Run() {
   UnixTime next_month = options_.zone.MidnightOf(FirstOfMonthAfter(options_.zone.DateAt(first), 1));
   UnixTime next_pass = first;
   const std::int64_t period = options_.calc_period_seconds;
+  UnixTime next_backfill = first;
+  const std::int64_t backfill_period = options_.backfill_interval_seconds;
   std::size_t next_submit = 0;
   now_ = first;
   while (true) {
@@ -560,12 +570,19 @@ ReplayResult Simulation::Run() {
     if (!running_.empty()) {
       t = std::min(t, next_pass);
     }
+    // Backfill instants only while they could start something.
+    if (blocked_ && backfill_period > 0) {
+      t = std::min(t, next_backfill);
+    }
     if (t == kNever) {
       break;
     }
     t = std::min(t, next_month);
     if (next_pass < t) {
       next_pass += (t - next_pass + period - 1) / period * period;
+    }
+    if (backfill_period > 0 && next_backfill < t) {
+      next_backfill += (t - next_backfill + backfill_period - 1) / backfill_period * backfill_period;
     }
     now_ = t;
     while (!ends_.empty() && std::get<0>(ends_.top()) <= now_) {
@@ -587,7 +604,7 @@ ReplayResult Simulation::Run() {
       Submit(order[next_submit], now_);
       ++next_submit;
     }
-    Schedule(now_);
+    Schedule(now_, backfill_period <= 0 || now_ == next_backfill);
   }
   return Collect();
 }

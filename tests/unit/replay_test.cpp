@@ -195,6 +195,25 @@ TEST(Replay, BackfillDepthZeroDisablesBackfill) {
   EXPECT_EQ(Find(result, 3).start - t0, 2 * kHour);
 }
 
+TEST(Replay, BackfillWaitsForItsInterval) {
+  const BudgetConfig config = Parse(kTwoProjects);
+  const UnixTime t0 = At(2026, 4, 10);
+  // Job 2 (both nodes) waits for job 1; job 3, submitted at +5 s, fits beside
+  // job 1 and ends long before job 2's reservation at +100 s.
+  const std::vector<TraceJob> trace = {Job(1, "alpha", t0, 1, 100, 100),
+                                       Job(2, "beta", t0, 2, 60, 60),
+                                       Job(3, "alpha", t0 + 5, 1, 10, 10)};
+  ReplayOptions options = Options(2);
+  const ReplayResult slurm_like = RunReplay(config, trace, options);
+  EXPECT_EQ(Find(slurm_like, 3).start, t0 + 30);  // the next bf_interval after t0
+  EXPECT_EQ(Find(slurm_like, 2).start, t0 + 100);
+
+  options.backfill_interval_seconds = 0;
+  const ReplayResult every_event = RunReplay(config, trace, options);
+  EXPECT_EQ(Find(every_event, 3).start, t0 + 5);
+  EXPECT_EQ(Find(every_event, 2).start, t0 + 100);
+}
+
 TEST(Replay, SameInputGivesSameResult) {
   const BudgetConfig config = Parse(kTwoProjects);
   const UnixTime t0 = At(2026, 4, 30, 22);
