@@ -582,7 +582,8 @@ ReplayResult Simulation::Run() {
       next_pass += (t - next_pass + period - 1) / period * period;
     }
     if (backfill_period > 0 && next_backfill < t) {
-      next_backfill += (t - next_backfill + backfill_period - 1) / backfill_period * backfill_period;
+      next_backfill +=
+          (t - next_backfill + backfill_period - 1) / backfill_period * backfill_period;
     }
     now_ = t;
     while (!ends_.empty() && std::get<0>(ends_.top()) <= now_) {
