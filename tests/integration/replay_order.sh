@@ -17,12 +17,12 @@
 #      from local midnight, so that the replay runs at the same instant of the month; run:
 #      sacct's ElapsedRaw; limit; account; user) and replays it with `sbudget replay --policy
 #      budget --nodes 4 --usage usage.csv`, with the weights, PriorityMaxAge,
-#      PriorityCalcPeriod and PriorityDecayHalfLife read from the cluster's slurm.conf,
-#      twice: with --backfill-depth 0 (strict priority order: with jobs far shorter than
-#      sched/backfill's 30 s cycle, the cluster's main scheduler starts nearly every job in
-#      priority order), the replay that is checked, and with the default EASY backfill at
-#      every event, only reported (it slips small jobs into spare nodes the cluster waits
-#      to fill; docs/what-if.md has the figures);
+#      PriorityCalcPeriod, PriorityDecayHalfLife and bf_interval (30 s unless
+#      SchedulerParameters sets it) read from the cluster's slurm.conf, twice: with the
+#      replay's model of sched/backfill (the main scheduler at every submission and job
+#      end, EASY backfill every bf_interval), the replay that is checked, and with
+#      --backfill-interval 0 (EASY backfill at every event), only reported: it slips small
+#      jobs into spare nodes the cluster waits to fill (docs/what-if.md has the figures);
 #   5. compares the start orders.
 #
 # Start order: the jobs sorted by start time in whole seconds (sacct's resolution), then by
@@ -30,7 +30,7 @@
 # Slurm's ids). Agreement: the length of the longest common subsequence (LCS) of the two
 # start orders over the number of jobs, i.e. the largest share of jobs that start in the
 # same relative order in both; every other job moved. It must be >= REPLAY_ORDER_MIN %
-# (90) for the replay without backfill. Also reported: the pairs of jobs whose order differs (of n(n-1)/2), each job off
+# (90) for the replay with bf_interval. Also reported: the pairs of jobs whose order differs (of n(n-1)/2), each job off
 # the LCS with its positions, its start offsets in both, how the cluster started it
 # (main scheduler or backfill, from slurmctld's log) and the likely reason; the number of
 # jobs whose position differs; both makespans. Also checked: p_behind's jobs start before
@@ -93,6 +93,8 @@ weight_age=$(conf_value PriorityWeightAge)
 max_age_days=$(conf_days PriorityMaxAge)
 half_life_days=$(conf_days PriorityDecayHalfLife)
 calc_minutes=$(conf_value PriorityCalcPeriod)
+bf_interval=$(conf_value SchedulerParameters | grep -o 'bf_interval=[0-9]*' | cut -d= -f2 || true)
+bf_interval=${bf_interval:-30}
 nodes=$(sinfo -h -N -o %N | sort -u | wc -l)
 
 section "1. a trace of $jobs_n short jobs (seed $seed)"
@@ -166,7 +168,7 @@ replay_args=(--trace "$work/trace.csv" --config "$work/budget.conf" --usage "$wo
   --calc-period $((calc_minutes * 60)) --half-life "$half_life_days"
   --weight-fairshare "$weight_fs" --weight-age "$weight_age" --max-age "$max_age_days"
   --start "$day" --starts -)
-echo "  sbudget replay ${replay_args[*]#"$work/"} [--backfill-depth 0]"
+echo "  sbudget replay ${replay_args[*]#"$work/"} --backfill-interval $bf_interval"
 # NAME: replay_NAME.csv (--starts), NAME.txt (row start_offset, in start second then job id
 # order) and NAME_exact.txt (rows in the order the simulated scheduler started them).
 replay_to() {
@@ -177,10 +179,10 @@ replay_to() {
     sort -n -k2,2 -k1,1 >"$work/$name.txt"
   awk -F, '$1 == "budget" { print $3 }' "$work/replay_$name.csv" >"$work/${name}_exact.txt"
 }
-# sim: no backfill (strict priority order), the cluster's behaviour when jobs last less
-# than bf_interval; easy: the replay's default EASY backfill at every event.
-replay_to sim --backfill-depth 0
-replay_to easy
+# sim: backfill every bf_interval, as sched/backfill; easy: EASY backfill at every event,
+# which the cluster does not do.
+replay_to sim --backfill-interval "$bf_interval"
+replay_to easy --backfill-interval 0
 check "the replay started every job" test "$(wc -l <"$work/sim.txt")" = "$jobs_n"
 
 section "4. the two start orders compared"
@@ -279,10 +281,10 @@ compare_orders() {
     }' "$work/real.txt" "$work/$1.txt" "$work/priority.txt" "$work/trace.csv" \
     "$work/real_exact.txt" "$work/$1_exact.txt"
 }
-echo "  the replay with its default EASY backfill at every event:"
+echo "  the replay with --backfill-interval 0 (EASY backfill at every event):"
 compare_orders easy >"$work/report_easy.txt"
 sed -n '1,4p' "$work/report_easy.txt"
-echo "  the replay with --backfill-depth 0 (strict priority order), the one checked:"
+echo "  the replay with backfill every $bf_interval s (bf_interval), the one checked:"
 compare_orders sim >"$work/report.txt"
 grep -v '^RESULT ' "$work/report.txt"
 read -r _ lcs _ _ _ behind_real ahead_real behind_sim ahead_sim < <(grep '^RESULT ' "$work/report.txt")
