@@ -1,6 +1,7 @@
 // The usage-import file: past usage an admin loads into the ledger when deploying mid-project.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -66,5 +67,15 @@ Result<std::vector<UsageImportRow>> ParseUsageImport(std::string_view text,
 // add to fair-share (decayed) usage (see Ledger::Record).
 Status ApplyUsageImport(Ledger& ledger, const std::vector<ProjectTerms>& projects,
                         const std::vector<UsageImportRow>& rows);
+
+// Counts imported rows for fair share as the plugin would have: each row's
+// amount as if used evenly over its calendar month (in `zone`) up to `now`,
+// decayed to `now` with `half_life_seconds` (the integral of
+// 2^-(now - t)/half_life over the span; the amount itself when the half-life
+// is 0 or the span empty), added with Ledger::AddDecayed. The ledger's
+// decayed usage must already be at `now` (Ledger::DecayTo). Rows must have
+// passed ApplyUsageImport.
+void AddImportedDecay(Ledger& ledger, const std::vector<UsageImportRow>& rows, const TimeZone& zone,
+                      UnixTime now, std::int64_t half_life_seconds);
 
 }  // namespace budget

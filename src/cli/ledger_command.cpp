@@ -61,20 +61,6 @@ std::shared_ptr<const BudgetConfig> LoadConfigOrFail(const std::string& path) {
   return std::make_shared<const BudgetConfig>(std::move(config).value());
 }
 
-// The fair-share (decayed) usage that `amount` GPU-seconds have at `now` if
-// they were used evenly over [from, to): the integral of 2^-(now - t)/h.
-double DecayedAt(GpuSeconds amount, UnixTime from, UnixTime to, UnixTime now,
-                 std::int64_t half_life) {
-  if (half_life <= 0 || to <= from) {
-    return static_cast<double>(amount);
-  }
-  const double h = static_cast<double>(half_life);
-  const double span = static_cast<double>(to - from);
-  const double late = std::exp2(-static_cast<double>(now - to) / h);
-  const double early = std::exp2(-static_cast<double>(now - from) / h);
-  return static_cast<double>(amount) * h / (span * std::log(2.0)) * (late - early);
-}
-
 std::vector<UsageImportRow> RowsFromCsv(const std::string& path) {
   std::ifstream in(path);
   if (!in) {
@@ -200,12 +186,7 @@ void RunImport(const LedgerOptions& o) {
   }
   // Imported months count for fair share as if used evenly over the month
   // (up to `now`), decayed with the half-life, as the plugin would have.
-  for (const UsageImportRow& row : rows) {
-    const UnixTime from = zone.MidnightOf(row.month);
-    const UnixTime to = std::min(now, zone.MidnightOf(FirstOfMonthAfter(row.month, 1)));
-    ledger.AddDecayed(row.account, row.user,
-                      DecayedAt(row.amount, from, to, now, o.half_life_seconds));
-  }
+  AddImportedDecay(ledger, rows, zone, now, o.half_life_seconds);
   if (auto saved = SaveLedgerFile(o.ledger_path, ledger, now); !saved) {
     Fail(saved.error());
   }

@@ -205,22 +205,6 @@ CivilDate StartOf(const ReplayCliOptions& o, const Trace& trace) {
   return CivilDate{day.year, day.month, 1};
 }
 
-// The fair-share (decayed) usage that `amount` GPU-seconds have at `now` if
-// they were used evenly over [from, to): the integral of 2^-(now - t)/h. The
-// same estimate as `sbudget ledger import` (ledger_command.cpp), so that a
-// replay from a usage file starts where the plugin starts after that import.
-double DecayedAt(GpuSeconds amount, UnixTime from, UnixTime to, UnixTime now,
-                 std::int64_t half_life) {
-  if (half_life <= 0 || to <= from) {
-    return static_cast<double>(amount);
-  }
-  const double h = static_cast<double>(half_life);
-  const double span = static_cast<double>(to - from);
-  const double late = std::exp2(-static_cast<double>(now - to) / h);
-  const double early = std::exp2(-static_cast<double>(now - from) / h);
-  return static_cast<double>(amount) * h / (span * std::log(2.0)) * (late - early);
-}
-
 // --usage: the usage before the trace, as `sbudget ledger import FILE --at
 // FIRST_SUBMIT` would put it in a fresh ledger: recorded under the project
 // months, and counted for fair share as if used evenly over each month up to
@@ -237,11 +221,7 @@ Ledger LedgerFromUsage(const std::string& path, const BudgetConfig& config, cons
       !applied.ok()) {
     FailWithLines(applied.error());
   }
-  for (const UsageImportRow& row : rows.value()) {
-    const UnixTime from = zone.MidnightOf(row.month);
-    const UnixTime to = std::min(now, zone.MidnightOf(FirstOfMonthAfter(row.month, 1)));
-    ledger.AddDecayed(row.account, row.user, DecayedAt(row.amount, from, to, now, half_life));
-  }
+  AddImportedDecay(ledger, rows.value(), zone, now, half_life);
   return ledger;
 }
 

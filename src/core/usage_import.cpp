@@ -2,6 +2,7 @@
 #include "budget/usage_import.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -257,6 +258,22 @@ Status ApplyUsageImport(Ledger& ledger, const std::vector<ProjectTerms>& project
     ledger.Record(rows[i].account, rows[i].user, months[i], rows[i].role, rows[i].amount);
   }
   return Ok();
+}
+
+void AddImportedDecay(Ledger& ledger, const std::vector<UsageImportRow>& rows, const TimeZone& zone,
+                      UnixTime now, std::int64_t half_life_seconds) {
+  for (const UsageImportRow& row : rows) {
+    const UnixTime from = zone.MidnightOf(row.month);
+    const UnixTime to = std::min(now, zone.MidnightOf(FirstOfMonthAfter(row.month, 1)));
+    double decayed = static_cast<double>(row.amount);
+    if (half_life_seconds > 0 && to > from) {
+      const double h = static_cast<double>(half_life_seconds);
+      const double late = std::exp2(-static_cast<double>(now - to) / h);
+      const double early = std::exp2(-static_cast<double>(now - from) / h);
+      decayed *= h / (static_cast<double>(to - from) * std::log(2.0)) * (late - early);
+    }
+    ledger.AddDecayed(row.account, row.user, decayed);
+  }
 }
 
 }  // namespace budget

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -250,6 +251,31 @@ TEST(ApplyUsageImport, RefusesToCountAMonthTwice) {
       "chem,carol,2026-04,budgeted,1\n");
   ASSERT_TRUE(ApplyUsageImport(ledger, projects, more).ok());
   EXPECT_EQ(ledger.Find("chem")->total.Budgeted(1), GpuHours(752));
+}
+
+TEST(AddImportedDecay, CountsEachMonthAsUsedEvenlyThenDecayed) {
+  const std::vector<ProjectTerms> projects = {SmallProject("chem")};
+  const std::vector<UsageImportRow> rows = MustParse(
+      "account,user,month,partition,gpu_hours\n"
+      "chem,alice,2026-04,budgeted,720\n");
+  const TimeZone utc = TimeZone::Utc();
+  const UnixTime may = utc.MidnightOf(CivilDate{2026, 5, 1});
+  const std::int64_t half_life = 30 * 86'400;  // April's length: its usage decays by a half
+
+  Ledger undecayed;
+  ASSERT_TRUE(ApplyUsageImport(undecayed, projects, rows).ok());
+  AddImportedDecay(undecayed, rows, utc, may, 0);
+  EXPECT_DOUBLE_EQ(undecayed.Find("chem")->total.decayed, 720.0 * 3600);
+
+  // Used evenly over April, seen on 1 May: the mean of 2^-x over x in [0, 1]
+  // half-lives, (1 - 1/2) / ln 2, of the whole.
+  Ledger ledger;
+  ledger.DecayTo(may, half_life);
+  ASSERT_TRUE(ApplyUsageImport(ledger, projects, rows).ok());
+  AddImportedDecay(ledger, rows, utc, may, half_life);
+  EXPECT_NEAR(ledger.Find("chem")->total.decayed, 720.0 * 3600 * 0.5 / std::log(2.0), 1e-6);
+  EXPECT_NEAR(ledger.Find("chem")->users.at("alice").decayed, ledger.Find("chem")->total.decayed,
+              1e-6);
 }
 
 }  // namespace
