@@ -15,8 +15,8 @@ void AddCheckConfigCommand(CLI::App& app);  // check_config.cpp
 void AddLedgerCommand(CLI::App& app);       // ledger_command.cpp
 // `sbudget` without a verb (options on the application itself): view_command.cpp.
 void AddProjectView(CLI::App& app);
-void AddPlotCommand(CLI::App& app);  // plot_command.cpp
-void AddWhyCommand(CLI::App& app);   // why_command.cpp
+void AddPlotCommand(CLI::App& app);    // plot_command.cpp
+void AddWhyCommand(CLI::App& app);     // why_command.cpp
 void AddReplayCommand(CLI::App& app);  // replay_command.cpp
 
 }  // namespace budget::cli
