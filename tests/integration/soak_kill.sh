@@ -65,15 +65,8 @@ scenario_traps
 
 projects=(p_s1 p_s2 p_s3)
 fixture_dates
-{
-  echo "PartitionName=normal Role=budgeted GpuhPerNodeHour=4"
-  echo "PartitionName=debug Role=budgeted GpuhPerNodeHour=4"
-  echo "PartitionName=low Role=low GpuhPerNodeHour=4"
-  # p_close: no jobs; the month-close phase gives it usage in the previous month.
-  for p in "${projects[@]}" p_close; do
-    echo "Project=$p Kind=large Credit=$FIX_CREDIT Start=$FIX_START PIs=pi.$p@uni.ch StorageTB=1 StorageInodes=1000000"
-  done
-} >"$work/budget.conf"
+# p_close: no jobs; the month-close phase gives it usage in the previous month.
+fixture_budget_conf "$work/budget.conf" "${projects[@]}" p_close
 export PRIORITY_TYPE=priority/budget
 export EXTRA_PLUGIN_DIR=$build/src/slurm
 # MinJobAge: slurmctld keeps every finished job's record for the final comparison.

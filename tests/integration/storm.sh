@@ -46,14 +46,7 @@ scenario_traps
 
 projects=(p_s1 p_s2 p_s3)
 fixture_dates
-{
-  echo "PartitionName=normal Role=budgeted GpuhPerNodeHour=4"
-  echo "PartitionName=debug Role=budgeted GpuhPerNodeHour=4"
-  echo "PartitionName=low Role=low GpuhPerNodeHour=4"
-  for p in "${projects[@]}"; do
-    echo "Project=$p Kind=large Credit=$FIX_CREDIT Start=$FIX_START PIs=pi.$p@uni.ch StorageTB=1 StorageInodes=1000000"
-  done
-} >"$work/budget.conf"
+fixture_budget_conf "$work/budget.conf" "${projects[@]}"
 export PRIORITY_TYPE=priority/budget
 export EXTRA_PLUGIN_DIR=$build/src/slurm
 export EXTRA_SLURM_CONF="PriorityParameters=budget_conf=$work/budget.conf

@@ -7,8 +7,10 @@
 #
 #   fixture_dates            sets FIX_START (YYYY-MM-DD), FIX_MONTH (current project
 #                            month, >= 2), FIX_THIS (YYYY-MM), FIX_PREV (YYYY-MM)
-#   fixture_budget_conf F    writes budget.conf with projects p_behind, p_on,
-#                            p_ahead, p_close, p_acct
+#   fixture_budget_conf F [PROJECT...]
+#                            writes budget.conf with the partitions normal, debug
+#                            (budgeted) and low, and the projects named (default
+#                            p_behind, p_on, p_ahead, p_close, p_acct)
 #   fixture_usage_csv F      past usage: every earlier month on the line (B each);
 #                            this month p_behind 100 GPUh, p_on 5,000, p_ahead 12,000
 #   fixture_prev_csv F       usage for the month-close scenario: p_close used 3,000
@@ -38,12 +40,13 @@ fixture_dates() {
 
 fixture_budget_conf() {
   local p
+  (($# > 1)) || set -- "$1" p_behind p_on p_ahead p_close p_acct
   {
     echo "# budget.conf of the integration scenarios (generated)"
     echo "PartitionName=normal Role=budgeted GpuhPerNodeHour=4"
     echo "PartitionName=debug Role=budgeted GpuhPerNodeHour=4"
     echo "PartitionName=low Role=low GpuhPerNodeHour=4"
-    for p in p_behind p_on p_ahead p_close p_acct; do
+    for p in "${@:2}"; do
       echo "Project=$p Kind=large Credit=$FIX_CREDIT Start=$FIX_START PIs=pi.$p@uni.ch StorageTB=1 StorageInodes=1000000"
     done
   } >"$1"
