@@ -754,103 +754,141 @@ static int64_t _usec_since(const struct timespec *start)
 		(end.tv_nsec - start->tv_nsec) / 1000;
 }
 
-/* The jobs a pass ranks, gathered by its one walk of job_list: only the
- * calc thread uses it, so it is kept (grown, never shrunk) between passes
- * and freed in fini(). */
-static job_record_t **pass_jobs = NULL;
-static size_t pass_jobs_size = 0;
-
+/* What the accrual walk charges: [from, now) at Slurm's per-second decay. */
 typedef struct {
 	time_t from;
 	time_t now;
 	double decay;
-	size_t count;
-} pass_walk_t;
+} pass_accrual_t;
 
-/* One job of the pass's walk: a running job is charged up to now; a job the
- * pass may re-rank (pending, or any with CALCULATE_RUNNING) is kept for the
- * ranking, which must wait for the usage of every running job. */
-static int _walk_job(void *object, void *arg)
+/* Charges one running job up to the pass's instant. Caller holds job write +
+ * assoc{W assoc, W qos, R tres}. */
+static int _accrue_job(void *object, void *arg)
 {
 	job_record_t *job_ptr = object;
-	pass_walk_t *walk = arg;
+	pass_accrual_t *accrual = arg;
 
 	if (IS_JOB_RUNNING(job_ptr) && !IS_JOB_COMPLETING(job_ptr) &&
 	    !IS_JOB_POWER_UP_NODE(job_ptr) && job_ptr->start_time &&
 	    job_ptr->assoc_ptr)
-		_charge_job(job_ptr, walk->from, walk->now, false,
-			    walk->decay);
-	if (!IS_JOB_PENDING(job_ptr) &&
-	    !(prio_flags & PRIORITY_FLAGS_CALCULATE_RUNNING))
-		return 0;
-	if (walk->count == pass_jobs_size) {
-		pass_jobs_size = pass_jobs_size ? (pass_jobs_size * 2) : 1024;
-		xrecalloc(pass_jobs, pass_jobs_size, sizeof(*pass_jobs));
-	}
-	pass_jobs[walk->count++] = job_ptr;
+		_charge_job(job_ptr, accrual->from, accrual->now, false,
+			    accrual->decay);
 	return 0;
 }
 
-/* The periodic pass: accrue, close months, publish, apply the lifecycle to
- * pending jobs, re-rank them. DebugFlags=Priority logs its duration and how
- * long it held the job write lock (docs/performance.md). */
+/* The ranking walk's instant, and how many jobs it ranked (for the log). */
+typedef struct {
+	time_t now;
+	uint32_t ranked;
+} pass_ranking_t;
+
+/* Applies the lifecycle to one job and re-ranks it, as multifactor's
+ * decay_apply_weighted_factors does. Caller holds job write +
+ * assoc{R assoc, R qos, R tres}. */
+static int _rank_job(void *object, void *arg)
+{
+	job_record_t *job_ptr = object;
+	pass_ranking_t *ranking = arg;
+	uint32_t prio;
+
+	_apply_lifecycle(job_ptr, ranking->now);
+	if ((job_ptr->priority == 0) || IS_JOB_POWER_UP_NODE(job_ptr) ||
+	    (!IS_JOB_PENDING(job_ptr) &&
+	     !(prio_flags & PRIORITY_FLAGS_CALCULATE_RUNNING)))
+		return 0;
+	prio = _job_priority(job_ptr, ranking->now);
+	ranking->ranked++;
+	if (prio && (!(prio_flags & PRIORITY_FLAGS_INCR_ONLY) ||
+		     (job_ptr->priority < prio)))
+		job_ptr->priority = prio;
+	return 0;
+}
+
+/* How long a pass held the job write lock: all its holds, and the longest. */
+typedef struct {
+	int64_t total_usec;
+	int64_t longest_usec;
+} pass_holds_t;
+
+static void _count_hold(pass_holds_t *holds, const struct timespec *locked_at)
+{
+	int64_t usec = _usec_since(locked_at);
+
+	holds->total_usec += usec;
+	if (usec > holds->longest_usec)
+		holds->longest_usec = usec;
+}
+
+/*
+ * The periodic pass, in the phases of multifactor's fair_tree_decay() so
+ * that the job write lock is held only for the two walks of the jobs:
+ *   1. assoc lock only: decay Slurm's own usage;
+ *   2. job write lock: charge the running jobs up to now (last_ran moves
+ *      under the same lock, so priority_p_job_end charges from there);
+ *   3. no Slurm lock, then assoc lock only: close months (the engine's own
+ *      mutex) and publish the projects into assoc_mgr;
+ *   4. job write lock again: the lifecycle and ranking of pending jobs, on a
+ *      fresh walk (no job pointer is kept across a lock release).
+ * DebugFlags=Priority logs the pass's duration and its job write lock holds
+ * (docs/performance.md).
+ */
 static void _calc_pass(time_t now)
 {
 	slurmctld_lock_t job_write_lock =
 		{ NO_LOCK, WRITE_LOCK, READ_LOCK, READ_LOCK, NO_LOCK };
-	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK, .qos = WRITE_LOCK,
-				   .tres = READ_LOCK };
-	pass_walk_t walk = { .now = now, .decay = _decay_per_sec() };
+	assoc_mgr_lock_t usage_locks = { .assoc = WRITE_LOCK,
+					 .qos = WRITE_LOCK, .tres = READ_LOCK };
+	assoc_mgr_lock_t publish_locks = { .assoc = WRITE_LOCK };
+	assoc_mgr_lock_t rank_locks = { .assoc = READ_LOCK, .qos = READ_LOCK,
+					.tres = READ_LOCK };
+	pass_accrual_t accrual = { .now = now, .decay = _decay_per_sec() };
+	pass_ranking_t ranking = { .now = now };
+	pass_holds_t holds = { 0, 0 };
 	budget_error err;
 	struct timespec pass_start, locked_at, saving_at;
-	int64_t lock_usec;
-	uint32_t ranked = 0;
-	size_t i;
 
 	clock_gettime(CLOCK_MONOTONIC, &pass_start);
+	accrual.from = _get_last_ran();
+	if (now > accrual.from) {
+		assoc_mgr_lock(&usage_locks);
+		_decay_slurm_usage(pow(accrual.decay,
+				       difftime(now, accrual.from)));
+		assoc_mgr_unlock(&usage_locks);
+	}
+
 	lock_slurmctld(job_write_lock);
 	clock_gettime(CLOCK_MONOTONIC, &locked_at);
-	assoc_mgr_lock(&locks);
-	walk.from = _get_last_ran();
-	if (now > walk.from)
-		_decay_slurm_usage(pow(walk.decay, difftime(now, walk.from)));
+	assoc_mgr_lock(&usage_locks);
+	(void) list_for_each_ro(job_list, _accrue_job, &accrual);
+	_set_last_ran(now);
+	assoc_mgr_unlock(&usage_locks);
+	unlock_slurmctld(job_write_lock);
+	_count_hold(&holds, &locked_at);
 
-	/* One walk (the list's lock taken once, not per job); the ranking then
-	 * runs over the array, after the usage is published. */
-	(void) list_for_each_ro(job_list, _walk_job, &walk);
 	if (budget_engine_advance(engine, now, &err))
 		error("%s: %s", plugin_type, err.text);
+	assoc_mgr_lock(&publish_locks);
 	_publish_usage(now);
+	assoc_mgr_unlock(&publish_locks);
 
-	for (i = 0; i < walk.count; i++) {
-		job_record_t *job_ptr = pass_jobs[i];
-		uint32_t prio;
-
-		_apply_lifecycle(job_ptr, now);
-		if ((job_ptr->priority == 0) || IS_JOB_POWER_UP_NODE(job_ptr) ||
-		    (!IS_JOB_PENDING(job_ptr) &&
-		     !(prio_flags & PRIORITY_FLAGS_CALCULATE_RUNNING)))
-			continue;
-		prio = _job_priority(job_ptr, now);
-		ranked++;
-		if (prio && (!(prio_flags & PRIORITY_FLAGS_INCR_ONLY) ||
-			     (job_ptr->priority < prio)))
-			job_ptr->priority = prio;
-	}
+	lock_slurmctld(job_write_lock);
+	clock_gettime(CLOCK_MONOTONIC, &locked_at);
+	assoc_mgr_lock(&rank_locks);
+	(void) list_for_each_ro(job_list, _rank_job, &ranking);
 	last_job_update = now;
-	_set_last_ran(now);
-	assoc_mgr_unlock(&locks);
+	assoc_mgr_unlock(&rank_locks);
 	unlock_slurmctld(job_write_lock);
-	lock_usec = _usec_since(&locked_at);
+	_count_hold(&holds, &locked_at);
 
 	clock_gettime(CLOCK_MONOTONIC, &saving_at);
 	if (budget_engine_save(engine, now, &err))
 		error("%s: ledger not saved: %s", plugin_type, err.text);
 	log_flag(PRIO, "%s: pass ranked %u jobs in %"PRId64
 		 " usec, job write lock held %"PRId64
-		 " usec, ledger saved in %"PRId64" usec",
-		 plugin_type, ranked, _usec_since(&pass_start), lock_usec,
-		 _usec_since(&saving_at));
+		 " usec (longest hold %"PRId64
+		 " usec), ledger saved in %"PRId64" usec",
+		 plugin_type, ranking.ranked, _usec_since(&pass_start),
+		 holds.total_usec, holds.longest_usec, _usec_since(&saving_at));
 }
 
 /*
@@ -1010,8 +1048,6 @@ extern int fini(void)
 	xfree(weight_tres);
 	weight_tres_cnt = 0;
 	slurm_mutex_unlock(&plugin_lock);
-	xfree(pass_jobs);	/* the calc thread has ended */
-	pass_jobs_size = 0;
 
 	if (_in_controller())
 		site_factor_plugin_fini();
