@@ -32,6 +32,9 @@
 # BENCH_PROFILE_S=70 seconds of its quiet window (one or two of its passes; the samples are
 # taken only while the thread runs) and writes OUT_DIR/e2e-budget-profile.txt (self time by
 # symbol, with the call graph).
+# BENCH_PROFILE_CTLD=1 samples all of slurmctld (every thread, 499 Hz) over each plugin's quiet
+# window and writes OUT_DIR/e2e-{multifactor,budget}-ctld-profile.txt (self time by thread name
+# and symbol): where the scheduler cycles spend their time under each plugin.
 # Stops every daemon and probe it started, also on failure.
 set -euo pipefail
 
@@ -62,6 +65,7 @@ else
 fi
 submitters=${BENCH_SUBMITTERS:-4}
 profile=${BENCH_PROFILE:-0} profile_s=${BENCH_PROFILE_S:-70}
+profile_ctld=${BENCH_PROFILE_CTLD:-0}
 
 plugin_dir=$build/src/slurm
 [[ -f "$plugin_dir/priority_budget.so" ]] || {
@@ -264,12 +268,17 @@ time_cmd() {
   done | median
 }
 
-sdiag_mean() { # SECTION: main | backfill
-  sdiag | awk -v want="$1" '
+sdiag_value() { # SECTION (main | backfill) LABEL ("Mean cycle", "Total cycles", ...)
+  sdiag | awk -v want="$1" -v label="$2" '
     /^Main schedule statistics/ { s = "main" }
     /^Backfilling stats/ { s = "backfill" }
     /^(Latency for|Remote Procedure Call|Pending RPC)/ { s = "" }
-    s == want && $1 == "Mean" && $2 == "cycle:" { print $3; exit }'
+    s == want {
+      line = $0; sub(/^[ \t]+/, "", line)
+      if (index(line, label ":") == 1) {
+        sub(/^[^:]*:[ \t]*/, "", line); split(line, v, /[ \t]/); print v[1]; exit
+      }
+    }'
 }
 
 wait_first_pass() { # PLUGIN SINCE_MONO
@@ -340,14 +349,35 @@ PriorityParameters=budget_conf=$work/budget.conf"
       say "perf samples the budget thread ($tid) for $profile_s s"
     fi
   fi
+  local ctld_perf_pid=""
+  if ((profile_ctld)) && command -v perf >/dev/null; then
+    perf record -q -F 499 -g -p "$(_lc_pid slurmctld)" -o "$work/$plugin-ctld.perf" \
+      -- sleep "$quiet" >/dev/null 2>&1 &
+    ctld_perf_pid=$!
+    say "perf samples all of slurmctld for $quiet s"
+  fi
   sleep "$quiet"
+  if [[ -n "$ctld_perf_pid" ]]; then
+    wait "$ctld_perf_pid" || true
+    perf report -i "$work/$plugin-ctld.perf" --stdio --no-children --sort comm,symbol \
+      --percent-limit 0.5 -g none 2>/dev/null >"$out/e2e-$plugin-ctld-profile.txt" || true
+  fi
   if [[ -n "$perf_pid" ]]; then
     wait "$perf_pid" || true
     perf report -i "$work/budget.perf" --stdio --no-children --sort symbol --percent-limit 0.5 \
       2>/dev/null >"$out/e2e-budget-profile.txt" || true
   fi
-  echo "sdiag_main_us=$(sdiag_mean main)" >>"$r"
-  echo "sdiag_backfill_us=$(sdiag_mean backfill)" >>"$r"
+  # The mean cycle with what it is a mean of: how many cycles, how deep into the queue.
+  {
+    echo "sdiag_main_us=$(sdiag_value main "Mean cycle")"
+    echo "sdiag_main_cycles=$(sdiag_value main "Total cycles")"
+    echo "sdiag_main_max_us=$(sdiag_value main "Max cycle")"
+    echo "sdiag_main_depth=$(sdiag_value main "Mean depth cycle")"
+    echo "sdiag_backfill_us=$(sdiag_value backfill "Mean cycle")"
+    echo "sdiag_backfill_cycles=$(sdiag_value backfill "Total cycles")"
+    echo "sdiag_backfill_max_us=$(sdiag_value backfill "Max cycle")"
+    echo "sdiag_backfill_depth=$(sdiag_value backfill "Depth Mean")"
+  } >>"$r"
 
   echo "sprio_lines=$(sprio -l -h | wc -l)" >>"$r"
   echo "sprio_s=$(time_cmd sprio -l)" >>"$r"
@@ -356,8 +386,8 @@ PriorityParameters=budget_conf=$work/budget.conf"
   pid=$(_lc_pid slurmctld)
   echo "rss_kib=$(awk '/^VmRSS:/ { print $2 }' "/proc/$pid/status")" >>"$r"
   if [[ "$plugin" == budget ]]; then
-    grep -o "priority/budget: pass ranked [0-9]* jobs in [0-9]* usec, job write lock held [0-9]* usec, ledger saved in [0-9]* usec" \
-      "$ctld_log" | awk '{ print $4, $7, $13, $18 }' >"$work/budget_passes.txt" || true
+    grep -o "priority/budget: pass ranked [0-9]* jobs in [0-9]* usec, job write lock held [0-9]* usec (longest hold [0-9]* usec), ledger saved in [0-9]* usec" \
+      "$ctld_log" | awk '{ print $4, $7, $13, $22 }' >"$work/budget_passes.txt" || true
   fi
   echo "${plugin}_end=$(mono_now)" >>"$work/phases.env"
   cat "$r" >&2

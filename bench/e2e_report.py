@@ -144,6 +144,10 @@ def main():
         for key in ("main", "backfill"):
             us = number(env.get("sdiag_%s_us" % key))
             r["sdiag_%s_ms" % key] = us / 1e3 if us is not None else None
+            us = number(env.get("sdiag_%s_max_us" % key))
+            r["sdiag_%s_max_ms" % key] = us / 1e3 if us is not None else None
+            r["sdiag_%s_cycles" % key] = number(env.get("sdiag_%s_cycles" % key))
+            r["sdiag_%s_depth" % key] = number(env.get("sdiag_%s_depth" % key))
         rss = number(env.get("rss_kib"))
         r["rss_mib"] = rss / 1024 if rss is not None else None
         if plugin == "multifactor":
@@ -216,6 +220,14 @@ def main():
         % (mf["passes"], bu["passes"], mf["lock_passes"], bu["lock_passes"],
            cell(bu.get("log_lock_ms"), "%.1f"), cell(bu.get("log_jobs_ranked"), "%.0f"),
            cell(bu.get("save_ms"), "%.1f")),
+        "Scheduler cycles in the window (sdiag): main %s and %s cycles (max %s and %s ms, mean "
+        "depth %s and %s jobs); backfill %s and %s cycles (max %s and %s ms, mean depth %s and "
+        "%s jobs), multifactor and budget."
+        % tuple(cell(r.get(k), f) for k, f in (
+            ("sdiag_main_cycles", "%.0f"), ("sdiag_main_max_ms", "%.1f"),
+            ("sdiag_main_depth", "%.0f"), ("sdiag_backfill_cycles", "%.0f"),
+            ("sdiag_backfill_max_ms", "%.1f"), ("sdiag_backfill_depth", "%.0f"))
+            for r in (mf, bu)),
     ]
     if args.smoke:
         notes.append("Smoke run: it checks that every measurement runs; its numbers mean little.")
