@@ -32,6 +32,7 @@
 # BENCH_PROFILE_S=70 seconds of its quiet window (one or two of its passes; the samples are
 # taken only while the thread runs) and writes OUT_DIR/e2e-budget-profile.txt (self time by
 # symbol, with the call graph).
+# BENCH_NICE=0 submits every job with nice 0 (the workload of runs 1 to 5).
 # BENCH_PROFILE_CTLD=1 samples all of slurmctld (every thread, 499 Hz) over each plugin's quiet
 # window and writes OUT_DIR/e2e-{multifactor,budget}-ctld-profile.txt (self time by thread name
 # and symbol): where the scheduler cycles spend their time under each plugin.
@@ -66,6 +67,7 @@ fi
 submitters=${BENCH_SUBMITTERS:-4}
 profile=${BENCH_PROFILE:-0} profile_s=${BENCH_PROFILE_S:-70}
 profile_ctld=${BENCH_PROFILE_CTLD:-0}
+nice_spread=${BENCH_NICE:-1}
 
 plugin_dir=$build/src/slurm
 [[ -f "$plugin_dir/priority_budget.so" ]] || {
@@ -247,8 +249,9 @@ submit_one() {
 }
 
 # A fixed 0..9999 for job number $1: an integer hash (multiply, xor-shift), so that nice values
-# follow no pattern in submission order.
+# follow no pattern in submission order. BENCH_NICE=0 gives every job 0, as before run 6.
 nice_of() {
+  ((nice_spread)) || { echo 0; return; }
   local h=$((($1 * 2654435761 + 1) & 0xffffffff))
   h=$(((h ^ (h >> 15)) * 2246822519 & 0xffffffff))
   echo $(((h ^ (h >> 13)) % 10000))
