@@ -248,6 +248,32 @@ budget_status budget_engine_project_state(budget_engine *engine,
 					  budget_project_lifecycle *out,
 					  budget_error *err);
 
+/* What a pass over every pending job needs of a job's project, resolved
+ * once per association rather than by name for every job: the lifecycle of
+ * budget_engine_project_state and the FAIRSHARE factor
+ * budget_engine_job_priority uses in each kind of partition (0 in a
+ * partition not in budget.conf, and for an account without a budget). */
+typedef struct {
+	budget_project_lifecycle lifecycle;
+	double fair_share_budgeted;	/* [0, 1], in a budgeted partition */
+	double fair_share_low;		/* [0, 1], in the low partition */
+} budget_project_ranking;
+
+/* BUDGET_E_INVALID for a NULL engine or out; otherwise BUDGET_OK, also for
+ * an account without a budget (state NONE, both factors 0). */
+budget_status budget_engine_project_ranking(budget_engine *engine,
+					    const char *account, int64_t now,
+					    budget_project_ranking *out,
+					    budget_error *err);
+
+/* budget_engine_job_priority with the FAIRSHARE factor given (from
+ * budget_engine_project_ranking and budget_engine_partition_role):
+ * job->account and job->partition are not read, nothing is looked up by
+ * name. The same result as budget_engine_job_priority for the same factor. */
+budget_status budget_engine_job_priority_with_fair_share(
+	budget_engine *engine, const budget_job *job, double fair_share,
+	budget_job_priority *out, budget_error *err);
+
 /* The fair-share factor the sshare client computes (classic formula,
  * 2^(-usage/shares)); 0 for shares <= 0. Pure: needs no engine. */
 double budget_classic_fs_factor(double effective_usage, double shares_norm);

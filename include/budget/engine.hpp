@@ -42,6 +42,15 @@ struct ProjectView {
 // How a job's partition counts (budget.conf's PartitionName lines).
 enum class PartitionKind { kUnbudgeted, kBudgeted, kLow };
 
+// What ranking a project's jobs needs, resolved once per pass: its lifecycle
+// state and its FAIRSHARE factor in each kind of partition (an unbudgeted
+// partition gives every job 0).
+struct ProjectRanking {
+  ProjectState state = ProjectState::kPreparatory;
+  double budgeted = 0.0;  // in a budgeted partition: ProjectView::fair_share.factor
+  double low = 0.0;       // in the low partition: the low band, or 0 (blocked, ended)
+};
+
 // What the ledger needs of a project's budget.conf line, and of every line.
 ProjectTerms TermsOf(const ProjectSpec& spec);
 std::vector<ProjectTerms> TermsOf(const BudgetConfig& config);
@@ -93,6 +102,9 @@ class Engine {
   // for every pending job, to skip the full verdict (Admit) when the state
   // allows every partition.
   std::optional<ProjectState> StateOf(std::string_view account, UnixTime now);
+  // The state and fair-share factors Priority() would use for the project's
+  // jobs at `now`; nullopt for an account without a budget (every factor 0).
+  std::optional<ProjectRanking> RankingOf(std::string_view account, UnixTime now);
   // The user's decayed usage in the project; nullopt if never seen.
   std::optional<double> UserUsage(std::string_view account, std::string_view user) const;
   PartitionKind KindOfPartition(std::string_view partition) const;
@@ -115,6 +127,12 @@ class Engine {
   JobPriority Priority(std::string_view account, std::string_view partition,
                        JobPriorityInputs inputs, std::span<const double> tres_fraction,
                        std::span<double> tres_out);
+  // The span form with `inputs.fair_share` kept as given: for a pass that
+  // resolved each project's factors once (RankingOf) and looks nothing up by
+  // name for a job. Only the weights are read under the mutex.
+  JobPriority PriorityWithFairShare(const JobPriorityInputs& inputs,
+                                    std::span<const double> tres_fraction,
+                                    std::span<double> tres_out);
 
   // Copies for tools and tests.
   Ledger ledger() const;

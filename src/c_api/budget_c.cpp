@@ -6,6 +6,7 @@
 #include <exception>
 #include <memory>
 #include <new>
+#include <optional>
 #include <span>
 #include <string>
 #include <utility>
@@ -77,6 +78,66 @@ budget_project_state ToC(budget::ProjectState s) {
       return BUDGET_PROJECT_ENDED;
   }
   return BUDGET_PROJECT_NONE;
+}
+
+// The lifecycle of a project in `state` (nullopt: an account without a
+// budget): the rows of Admit's table (admission.hpp) whose verdict does not
+// depend on the partitions asked for, and is kAllow.
+budget_project_lifecycle LifecycleOf(const budget::Engine& engine,
+                                     std::optional<budget::ProjectState> state) {
+  if (state) {
+    return {.state = ToC(*state),
+            .allows_all = *state == budget::ProjectState::kPreparatory ||
+                          *state == budget::ProjectState::kActive};
+  }
+  // Rare (most accounts have a budget): the configuration is only copied here.
+  return {.state = BUDGET_PROJECT_NONE,
+          .allows_all = engine.config()->unbudgeted_accounts ==
+                        budget::BudgetConfig::UnbudgetedAction::kAllow};
+}
+
+bool JobPriorityArgumentsValid(const budget_engine* engine, const budget_job* job,
+                               const budget_job_priority* out) {
+  return engine != nullptr && job != nullptr && out != nullptr &&
+         (job->tres_count == 0 || (job->tres_fraction != nullptr && out->tres != nullptr));
+}
+
+// A job's plain values, as the core takes them (fair_share left at 0).
+budget::JobPriorityInputs InputsOf(const budget_job& job) {
+  budget::JobPriorityInputs in;
+  in.now = job.now;
+  in.accrue_time = job.accrue_time;
+  in.assoc_norm = job.assoc_norm;
+  in.qos_norm = job.qos_norm;
+  in.partition_norm = job.partition_norm;
+  in.min_nodes = job.min_nodes;
+  in.cpus = job.cpus;
+  in.cluster_nodes = job.cluster_nodes;
+  in.cluster_cpus = job.cluster_cpus;
+  in.time_limit_minutes = job.time_limit_minutes;
+  in.site = job.site;
+  in.nice = job.nice;
+  return in;
+}
+
+std::span<const double> TresFractionOf(const budget_job& job) {
+  return {job.tres_fraction, job.tres_count};
+}
+
+std::span<double> TresOutOf(const budget_job& job, budget_job_priority* out) {
+  return {out->tres, job.tres_count};
+}
+
+void CopyPriority(const budget::JobPriority& p, budget_job_priority* out) {
+  out->age = p.age;
+  out->assoc = p.assoc;
+  out->fairshare = p.fairshare;
+  out->jobsize = p.jobsize;
+  out->partition = p.partition;
+  out->qos = p.qos;
+  out->site = p.site;
+  out->nice = p.nice;
+  out->priority = p.priority;
 }
 
 }  // namespace
@@ -273,38 +334,33 @@ budget_status budget_engine_set_weights(budget_engine* engine, const budget_weig
 budget_status budget_engine_job_priority(budget_engine* engine, const budget_job* job,
                                          budget_job_priority* out, budget_error* err) {
   return Guard(err, [&]() -> budget_status {
-    if (engine == nullptr || job == nullptr || out == nullptr ||
-        (job->tres_count > 0 && (job->tres_fraction == nullptr || out->tres == nullptr))) {
+    if (!JobPriorityArgumentsValid(engine, job, out)) {
       SetError(err, "budget_engine_job_priority: job, out and the TRES arrays are required");
       return BUDGET_E_INVALID;
     }
-    budget::JobPriorityInputs in;
-    in.now = job->now;
-    in.accrue_time = job->accrue_time;
-    in.assoc_norm = job->assoc_norm;
-    in.qos_norm = job->qos_norm;
-    in.partition_norm = job->partition_norm;
-    in.min_nodes = job->min_nodes;
-    in.cpus = job->cpus;
-    in.cluster_nodes = job->cluster_nodes;
-    in.cluster_cpus = job->cluster_cpus;
-    in.time_limit_minutes = job->time_limit_minutes;
-    in.site = job->site;
-    in.nice = job->nice;
     // The TRES arrays are the caller's: nothing is allocated for a job.
-    const budget::JobPriority p =
-        engine->engine->Priority(View(job->account), View(job->partition), std::move(in),
-                                 std::span<const double>(job->tres_fraction, job->tres_count),
-                                 std::span<double>(out->tres, job->tres_count));
-    out->age = p.age;
-    out->assoc = p.assoc;
-    out->fairshare = p.fairshare;
-    out->jobsize = p.jobsize;
-    out->partition = p.partition;
-    out->qos = p.qos;
-    out->site = p.site;
-    out->nice = p.nice;
-    out->priority = p.priority;
+    CopyPriority(engine->engine->Priority(View(job->account), View(job->partition), InputsOf(*job),
+                                          TresFractionOf(*job), TresOutOf(*job, out)),
+                 out);
+    return BUDGET_OK;
+  });
+}
+
+budget_status budget_engine_job_priority_with_fair_share(budget_engine* engine,
+                                                         const budget_job* job, double fair_share,
+                                                         budget_job_priority* out,
+                                                         budget_error* err) {
+  return Guard(err, [&]() -> budget_status {
+    if (!JobPriorityArgumentsValid(engine, job, out)) {
+      SetError(err,
+               "budget_engine_job_priority_with_fair_share: job, out and the TRES arrays are "
+               "required");
+      return BUDGET_E_INVALID;
+    }
+    budget::JobPriorityInputs in = InputsOf(*job);
+    in.fair_share = fair_share;
+    CopyPriority(
+        engine->engine->PriorityWithFairShare(in, TresFractionOf(*job), TresOutOf(*job, out)), out);
     return BUDGET_OK;
   });
 }
@@ -370,18 +426,27 @@ budget_status budget_engine_project_state(budget_engine* engine, const char* acc
       SetError(err, "budget_engine_project_state: engine and out are required");
       return BUDGET_E_INVALID;
     }
-    // The rows of Admit's table (admission.hpp) whose verdict does not
-    // depend on the partitions asked for, and is kAllow.
-    if (const auto state = engine->engine->StateOf(View(account), now)) {
-      out->state = ToC(*state);
-      out->allows_all =
-          *state == budget::ProjectState::kPreparatory || *state == budget::ProjectState::kActive;
-      return BUDGET_OK;
+    *out = LifecycleOf(*engine->engine, engine->engine->StateOf(View(account), now));
+    return BUDGET_OK;
+  });
+}
+
+budget_status budget_engine_project_ranking(budget_engine* engine, const char* account, int64_t now,
+                                            budget_project_ranking* out, budget_error* err) {
+  return Guard(err, [&]() -> budget_status {
+    if (engine == nullptr || out == nullptr) {
+      SetError(err, "budget_engine_project_ranking: engine and out are required");
+      return BUDGET_E_INVALID;
     }
-    // Rare (most accounts have a budget): the configuration is only copied here.
-    out->state = BUDGET_PROJECT_NONE;
-    out->allows_all = engine->engine->config()->unbudgeted_accounts ==
-                      budget::BudgetConfig::UnbudgetedAction::kAllow;
+    const std::optional<budget::ProjectRanking> ranking =
+        engine->engine->RankingOf(View(account), now);
+    std::optional<budget::ProjectState> state;
+    if (ranking) {
+      state = ranking->state;
+    }
+    out->lifecycle = LifecycleOf(*engine->engine, state);
+    out->fair_share_budgeted = ranking ? ranking->budgeted : 0.0;
+    out->fair_share_low = ranking ? ranking->low : 0.0;
     return BUDGET_OK;
   });
 }

@@ -282,6 +282,16 @@ std::optional<ProjectState> Engine::StateOf(std::string_view account, UnixTime n
   return FactorsLocked(project, now).state;
 }
 
+std::optional<ProjectRanking> Engine::RankingOf(std::string_view account, UnixTime now) {
+  std::lock_guard lock(mutex_);
+  const std::size_t project = FindLocked(account);
+  if (project == kNoProject) {
+    return std::nullopt;
+  }
+  const Factors& factors = FactorsLocked(project, now);
+  return ProjectRanking{.state = factors.state, .budgeted = factors.budgeted, .low = factors.low};
+}
+
 Admission Engine::Admit(const AdmissionRequest& request, UnixTime now) {
   std::lock_guard lock(mutex_);
   const std::size_t project = FindLocked(request.account);
@@ -441,6 +451,13 @@ JobPriority Engine::Priority(std::string_view account, std::string_view partitio
                              std::span<double> tres_out) {
   std::lock_guard lock(mutex_);
   inputs.fair_share = FairShareLocked(account, partition, inputs.now);
+  return ComputeJobPriority(weights_, inputs, tres_fraction, tres_out);
+}
+
+JobPriority Engine::PriorityWithFairShare(const JobPriorityInputs& inputs,
+                                          std::span<const double> tres_fraction,
+                                          std::span<double> tres_out) {
+  std::lock_guard lock(mutex_);
   return ComputeJobPriority(weights_, inputs, tres_fraction, tres_out);
 }
 

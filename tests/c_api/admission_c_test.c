@@ -60,9 +60,19 @@ static void check_state_agrees(budget_engine *engine, int64_t now,
 	budget_error err;
 	int i, all = 1;
 
+	budget_project_ranking ranking;
+
 	CHECK(budget_engine_project_state(engine, account, now, &life, &err) ==
 	      BUDGET_OK);
 	CHECK(life.allows_all == allows_all);
+	/* A pass's ranking carries the same lifecycle. */
+	CHECK(budget_engine_project_ranking(engine, account, now, &ranking,
+					    &err) == BUDGET_OK);
+	CHECK(ranking.lifecycle.state == life.state);
+	CHECK(ranking.lifecycle.allows_all == life.allows_all);
+	if (life.state == BUDGET_PROJECT_NONE)
+		CHECK(ranking.fair_share_budgeted == 0.0 &&
+		      ranking.fair_share_low == 0.0);
 	for (i = 0; lists[i]; i++) {
 		request.partitions = lists[i];
 		CHECK(budget_engine_admit(engine, &request, &a, &err) ==
@@ -102,6 +112,7 @@ int main(int argc, char **argv)
 	budget_usage_sample sample;
 	budget_admission_request request = { 0 };
 	budget_project_lifecycle life;
+	budget_project_ranking ranking;
 	budget_error err;
 	char long_list[2000];
 
@@ -136,6 +147,10 @@ int main(int argc, char **argv)
 	      BUDGET_E_INVALID);
 	CHECK(budget_engine_project_state(engine, "alpha", JAN_15, NULL, NULL) ==
 	      BUDGET_E_INVALID);
+	CHECK(budget_engine_project_ranking(NULL, "alpha", JAN_15, &ranking,
+					    &err) == BUDGET_E_INVALID);
+	CHECK(budget_engine_project_ranking(engine, "alpha", JAN_15, NULL,
+					    NULL) == BUDGET_E_INVALID);
 	CHECK(budget_engine_project_state(engine, "alpha", JAN_15, &life,
 					  NULL) == BUDGET_OK);
 	CHECK(life.state == BUDGET_PROJECT_ACTIVE && life.allows_all == 1);

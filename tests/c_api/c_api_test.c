@@ -102,6 +102,61 @@ static void test_bad_config_names_file_and_line(void)
 	CHECK(logged_errors >= 1);
 }
 
+/* A pass ranks from each project's factors, resolved once: in every
+ * partition and for every account, the priority of
+ * budget_engine_job_priority_with_fair_share with the factor of the job's
+ * partition role equals budget_engine_job_priority's by name. */
+static void check_priority_with_fair_share(budget_engine *engine,
+					   budget_job *job)
+{
+	static const char *const accounts[] = { "alpha", "beta", "nobody" };
+	static const char *const partitions[] = { "normal", "low", "gpu-x86" };
+	budget_project_ranking ranking;
+	budget_job_priority by_name = { 0 }, given = { 0 };
+	budget_error err;
+	size_t a, p;
+
+	CHECK(budget_engine_job_priority_with_fair_share(NULL, job, 0.5, &given,
+							  &err) ==
+	      BUDGET_E_INVALID);
+	CHECK(budget_engine_job_priority_with_fair_share(engine, job, 0.5, NULL,
+							  &err) ==
+	      BUDGET_E_INVALID);
+	for (a = 0; a < sizeof(accounts) / sizeof(accounts[0]); a++) {
+		CHECK(budget_engine_project_ranking(engine, accounts[a],
+						    job->now, &ranking,
+						    &err) == BUDGET_OK);
+		for (p = 0; p < sizeof(partitions) / sizeof(partitions[0]);
+		     p++) {
+			budget_partition_role role =
+				budget_engine_partition_role(engine,
+							     partitions[p]);
+			double fs = (role == BUDGET_PARTITION_BUDGETED) ?
+				ranking.fair_share_budgeted :
+				(role == BUDGET_PARTITION_LOW) ?
+				ranking.fair_share_low : 0.0;
+
+			job->account = accounts[a];
+			job->partition = partitions[p];
+			CHECK(budget_engine_job_priority(engine, job, &by_name,
+							 &err) == BUDGET_OK);
+			/* account and partition are not read. */
+			job->account = "nobody";
+			job->partition = NULL;
+			CHECK(budget_engine_job_priority_with_fair_share(
+				      engine, job, fs, &given, &err) ==
+			      BUDGET_OK);
+			CHECK(given.priority == by_name.priority);
+			CHECK(given.fairshare == by_name.fairshare);
+			CHECK(given.age == by_name.age);
+		}
+	}
+	CHECK(budget_engine_project_ranking(engine, "beta", job->now, &ranking,
+					    &err) == BUDGET_OK);
+	CHECK(ranking.lifecycle.state == BUDGET_PROJECT_ACTIVE);
+	CHECK(ranking.fair_share_budgeted > 0.0);
+}
+
 static void test_ledger_round_trip_and_priority(void)
 {
 	budget_status status;
@@ -158,6 +213,7 @@ static void test_ledger_round_trip_and_priority(void)
 		CHECK(budget_engine_job_priority(engine, &job, &out, &err) ==
 		      BUDGET_OK);
 		CHECK(out.fairshare == 0.0); /* unbudgeted partition */
+		check_priority_with_fair_share(engine, &job);
 	}
 
 	CHECK(budget_engine_save(engine, JAN_15, &err) == BUDGET_OK);

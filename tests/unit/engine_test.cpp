@@ -314,6 +314,44 @@ TEST_F(EngineCache, BothPriorityFormsAgree) {
   }
 }
 
+// A pass resolves each project once (RankingOf) and ranks its jobs from that:
+// the same priority as the by-name form, in every kind of partition and state.
+TEST_F(EngineCache, RankingOfGivesTheFactorsPriorityUses) {
+  Write(conf_, kTwoProjects);
+  const UnixTime now = At(2026, 4, 15);
+  auto engine = Open(now);
+  ASSERT_NE(engine, nullptr);
+  PriorityWeights w = FairShareOnly();
+  w.tres = {0.0, 250.0};
+  engine->SetWeights(w);
+  engine->Accrue("phys", "bob", "low", 3, now - 3600, now);
+  engine->Accrue("chem", "ana", "normal", 1000, now - 5'400, now);  // the whole credit: low
+  EXPECT_EQ(engine->RankingOf("nobody", now), std::nullopt);
+  for (const char* account : {"chem", "phys"}) {
+    const std::optional<ProjectRanking> ranking = engine->RankingOf(account, now);
+    ASSERT_TRUE(ranking.has_value()) << account;
+    EXPECT_EQ(ranking->state, engine->StateOf(account, now)) << account;
+    EXPECT_EQ(ranking->budgeted, engine->Project(account, now)->fair_share.factor) << account;
+    for (const char* partition : {"normal", "low", "scratch"}) {
+      const PartitionKind kind = engine->KindOfPartition(partition);
+      JobPriorityInputs in;
+      in.now = now;
+      in.fair_share = kind == PartitionKind::kBudgeted ? ranking->budgeted
+                      : kind == PartitionKind::kLow    ? ranking->low
+                                                       : 0.0;
+      const std::vector<double> fractions = {1.0, 0.5};
+      std::vector<double> want_tres(2), got_tres(2);
+      const JobPriority want = engine->Priority(account, partition, in, fractions, want_tres);
+      const JobPriority got = engine->PriorityWithFairShare(in, fractions, got_tres);
+      EXPECT_EQ(got.priority, want.priority) << account << " " << partition;
+      EXPECT_EQ(got.fairshare, want.fairshare) << account << " " << partition;
+      EXPECT_EQ(got_tres, want_tres) << account << " " << partition;
+    }
+  }
+  EXPECT_EQ(engine->RankingOf("chem", now)->state, ProjectState::kLow);
+  EXPECT_GT(engine->RankingOf("chem", now)->low, 0.0);
+}
+
 // --- Robustness: the clock, file permissions and threads --------------------------------
 
 class EngineRobustness : public EngineLifecycle {
