@@ -1,8 +1,8 @@
 /*****************************************************************************\
  *  priority_budget.c - PriorityType=priority/budget: GPU-hour project budgets
  *  as scheduling priority, and the lifecycle of pending jobs (holds, see
- *  docs/lifecycle.md). With job_submit_budget.c, the only file that includes
- *  Slurm headers.
+ *  docs/lifecycle.md). With assoc_rankings.c and job_submit_budget.c, the
+ *  only files that include Slurm headers.
  *
  *  It copies Slurm records into the plain structs of include/budget/budget.h,
  *  calls the C++ core through that C ABI, and writes the results back. The
@@ -43,6 +43,7 @@
 #include "src/slurmctld/slurmctld.h"
 
 #include "budget/budget.h"
+#include "assoc_rankings.h"
 #include "budget_paths.h"
 
 /*
@@ -410,6 +411,11 @@ static void _publish_usage(time_t now)
 	slurmdb_assoc_rec_t *root = assoc_mgr_root_assoc;
 	long double total;
 
+	/* Every row's ranking is kept for the ranking walk of this pass; the
+	 * last pass's stop counting even when there is nothing to publish. */
+	assoc_rankings_begin_pass(assoc_mgr_assoc_list ?
+				  (uint32_t) list_count(assoc_mgr_assoc_list) :
+				  0);
 	if (!root || !assoc_mgr_assoc_list)
 		return;
 
@@ -419,6 +425,8 @@ static void _publish_usage(time_t now)
 	while ((assoc = list_next(itr))) {
 		budget_project_view view;
 		bool project = _project_view(assoc->acct, now, &view);
+
+		assoc_rankings_resolve(engine, assoc, now);
 
 		if (!assoc->user && !project) {
 			assoc->usage->usage_raw = 0;
@@ -550,20 +558,84 @@ static void _job_inputs(job_record_t *job_ptr, part_record_t *part_ptr,
 	in->nice = (int64_t) details->nice - NICE_OFFSET;
 }
 
+/* More partitions than a site has; beyond them a role is asked by name. */
+#define PASS_PART_CNT 16
+
+/*
+ * The ranking walk: its instant, how many jobs it ranked and how many of
+ * them by name (for the log), the current job's project as the publish step
+ * resolved it (NULL: ask the engine by name), and the roles of the
+ * partitions seen so far. With them a job is ranked without a lookup by
+ * name, as multifactor ranks it from its association's fs_factor.
+ */
+typedef struct {
+	time_t now;
+	uint32_t ranked;
+	uint32_t ranked_by_name;
+	const budget_project_ranking *project;
+	uint32_t part_cnt;
+	part_record_t *parts[PASS_PART_CNT];
+	budget_partition_role roles[PASS_PART_CNT];
+} pass_ranking_t;
+
+/* part_ptr's role in budget.conf, asked once per walk. Caller holds part
+ * read. */
+static budget_partition_role _partition_role(pass_ranking_t *pass,
+					     part_record_t *part_ptr)
+{
+	budget_partition_role role;
+	uint32_t i;
+
+	for (i = 0; i < pass->part_cnt; i++)
+		if (pass->parts[i] == part_ptr)
+			return pass->roles[i];
+	role = budget_engine_partition_role(engine,
+					    part_ptr ? part_ptr->name : NULL);
+	if (pass->part_cnt < PASS_PART_CNT) {
+		pass->parts[pass->part_cnt] = part_ptr;
+		pass->roles[pass->part_cnt] = role;
+		pass->part_cnt++;
+	}
+	return role;
+}
+
+/* The FAIRSHARE factor of the walk's current job in part_ptr: what
+ * budget_engine_job_priority would find by name. */
+static double _known_fair_share(pass_ranking_t *pass, part_record_t *part_ptr)
+{
+	switch (_partition_role(pass, part_ptr)) {
+	case BUDGET_PARTITION_BUDGETED:
+		return pass->project->fair_share_budgeted;
+	case BUDGET_PARTITION_LOW:
+		return pass->project->fair_share_low;
+	default:
+		return 0.0;
+	}
+}
+
 /* The job's priority in one partition; fills `factors` when not NULL (its
- * arrays xcalloc'ed, since Slurm frees them). Caller holds job read (write
- * when factors is the job's own) + assoc{R assoc, R qos}. */
+ * arrays xcalloc'ed, since Slurm frees them). `pass`: the ranking walk, or
+ * NULL outside it. Caller holds job read (write when factors is the job's
+ * own) + assoc{R assoc, R qos}. */
 static uint32_t _priority_in(job_record_t *job_ptr, part_record_t *part_ptr,
-			     time_t now, priority_factors_object_t *factors)
+			     time_t now, priority_factors_object_t *factors,
+			     pass_ranking_t *pass)
 {
 	double tres_fraction[weight_tres_cnt ? weight_tres_cnt : 1];
 	double tres_weighted[weight_tres_cnt ? weight_tres_cnt : 1];
 	budget_job in;
 	budget_job_priority out = { .tres = tres_weighted };
 	budget_error err;
+	budget_status status;
 
 	_job_inputs(job_ptr, part_ptr, now, tres_fraction, &in);
-	if (budget_engine_job_priority(engine, &in, &out, &err)) {
+	if (pass && pass->project)
+		status = budget_engine_job_priority_with_fair_share(
+			engine, &in, _known_fair_share(pass, part_ptr), &out,
+			&err);
+	else
+		status = budget_engine_job_priority(engine, &in, &out, &err);
+	if (status) {
 		error("%s: %pJ: %s; keeping priority %u", plugin_type, job_ptr,
 		      err.text, job_ptr->priority);
 		return job_ptr->priority ? job_ptr->priority : 1;
@@ -611,8 +683,10 @@ static uint32_t _priority_in(job_record_t *job_ptr, part_record_t *part_ptr,
 }
 
 /* Sets job_ptr->priority's factors and, for a multi-partition job, its
- * priority_array. Caller holds job write + assoc{R assoc, R qos}. */
-static uint32_t _job_priority(job_record_t *job_ptr, time_t now)
+ * priority_array. `pass`: the ranking walk, or NULL outside it. Caller holds
+ * job write + assoc{R assoc, R qos}. */
+static uint32_t _job_priority(job_record_t *job_ptr, time_t now,
+			      pass_ranking_t *pass)
 {
 	uint32_t priority;
 
@@ -627,7 +701,7 @@ static uint32_t _job_priority(job_record_t *job_ptr, time_t now)
 		return 0;	/* as multifactor: nothing to rank it by */
 
 	priority = _priority_in(job_ptr, job_ptr->part_ptr, now,
-				job_ptr->prio_factors);
+				job_ptr->prio_factors, pass);
 
 	if (job_ptr->part_ptr_list) {
 		part_record_t *part_ptr;
@@ -641,7 +715,8 @@ static uint32_t _job_priority(job_record_t *job_ptr, time_t now)
 		list_sort(job_ptr->part_ptr_list, priority_sort_part_tier);
 		itr = list_iterator_create(job_ptr->part_ptr_list);
 		while ((part_ptr = list_next(itr))) {
-			uint32_t p = _priority_in(job_ptr, part_ptr, now, NULL);
+			uint32_t p = _priority_in(job_ptr, part_ptr, now, NULL,
+						  pass);
 
 			if (!(prio_flags & PRIORITY_FLAGS_INCR_ONLY) ||
 			    (job_ptr->priority_array[i] < p))
@@ -671,11 +746,13 @@ static bool _budget_held(job_record_t *job_ptr)
  * squeue and scontrol show; it is released here as soon as the verdict
  * allows it again (more credit, a later end, the job moved to low). Holds
  * that are not ours and priorities set by an operator are left alone.
- * Running jobs are never touched. Caller holds job write + assoc{R assoc}.
+ * Running jobs are never touched. The walk's `pass` says whether the job's
+ * project was resolved already. Caller holds job write + assoc{R assoc}.
  */
-static void _apply_lifecycle(job_record_t *job_ptr, time_t now)
+static void _apply_lifecycle(job_record_t *job_ptr, pass_ranking_t *pass)
 {
 	bool ours = _budget_held(job_ptr);
+	time_t now = pass->now;
 	const char *account;
 	budget_project_lifecycle lifecycle;
 	budget_admission_request request;
@@ -694,11 +771,15 @@ static void _apply_lifecycle(job_record_t *job_ptr, time_t now)
 		(job_ptr->assoc_ptr ? job_ptr->assoc_ptr->acct : NULL);
 	/* Most jobs' projects let them start wherever they ask: the full
 	 * verdict (and its strings) only for the others and for our holds. */
-	if (!ours &&
-	    !budget_engine_project_state(engine, account, now, &lifecycle,
-					 NULL) &&
-	    lifecycle.allows_all)
-		return;
+	if (!ours) {
+		if (pass->project)
+			lifecycle = pass->project->lifecycle;
+		else if (budget_engine_project_state(engine, account, now,
+						     &lifecycle, NULL))
+			lifecycle.allows_all = 0;
+		if (lifecycle.allows_all)
+			return;
+	}
 
 	request = (budget_admission_request) {
 		.now = now,
@@ -719,7 +800,7 @@ static void _apply_lifecycle(job_record_t *job_ptr, time_t now)
 		job_ptr->state_reason = WAIT_NO_REASON;
 		xfree(job_ptr->state_desc);
 		job_ptr->direct_set_prio = 0;
-		job_ptr->priority = _job_priority(job_ptr, now);
+		job_ptr->priority = _job_priority(job_ptr, now, pass);
 		if (!job_ptr->priority)
 			job_ptr->priority = 1;	/* never a silent hold */
 		info("%s: %pJ released: its project may start it again",
@@ -776,11 +857,19 @@ static int _accrue_job(void *object, void *arg)
 	return 0;
 }
 
-/* The ranking walk's instant, and how many jobs it ranked (for the log). */
-typedef struct {
-	time_t now;
-	uint32_t ranked;
-} pass_ranking_t;
+/* The job's project as this pass's publish step resolved it, or NULL. The
+ * lifecycle asks by the job's account, the priority by its association's:
+ * the table serves a job only when the two agree. */
+static const budget_project_ranking *_known_project(job_record_t *job_ptr)
+{
+	const budget_project_ranking *project =
+		assoc_rankings_of(job_ptr->assoc_ptr);
+
+	if (project && job_ptr->account &&
+	    xstrcmp(job_ptr->account, job_ptr->assoc_ptr->acct))
+		return NULL;
+	return project;
+}
 
 /* Applies the lifecycle to one job and re-ranks it, as multifactor's
  * decay_apply_weighted_factors does. Caller holds job write +
@@ -791,13 +880,16 @@ static int _rank_job(void *object, void *arg)
 	pass_ranking_t *ranking = arg;
 	uint32_t prio;
 
-	_apply_lifecycle(job_ptr, ranking->now);
+	ranking->project = _known_project(job_ptr);
+	_apply_lifecycle(job_ptr, ranking);
 	if ((job_ptr->priority == 0) || IS_JOB_POWER_UP_NODE(job_ptr) ||
 	    (!IS_JOB_PENDING(job_ptr) &&
 	     !(prio_flags & PRIORITY_FLAGS_CALCULATE_RUNNING)))
 		return 0;
-	prio = _job_priority(job_ptr, ranking->now);
+	prio = _job_priority(job_ptr, ranking->now, ranking);
 	ranking->ranked++;
+	if (!ranking->project)
+		ranking->ranked_by_name++;
 	if (prio && (!(prio_flags & PRIORITY_FLAGS_INCR_ONLY) ||
 		     (job_ptr->priority < prio)))
 		job_ptr->priority = prio;
@@ -886,9 +978,10 @@ static void _calc_pass(time_t now)
 	log_flag(PRIO, "%s: pass ranked %u jobs in %"PRId64
 		 " usec, job write lock held %"PRId64
 		 " usec (longest hold %"PRId64
-		 " usec), ledger saved in %"PRId64" usec",
+		 " usec), ledger saved in %"PRId64" usec, %u ranked by name",
 		 plugin_type, ranking.ranked, _usec_since(&pass_start),
-		 holds.total_usec, holds.longest_usec, _usec_since(&saving_at));
+		 holds.total_usec, holds.longest_usec, _usec_since(&saving_at),
+		 ranking.ranked_by_name);
 }
 
 /*
@@ -1047,6 +1140,7 @@ extern int fini(void)
 	}
 	xfree(weight_tres);
 	weight_tres_cnt = 0;
+	assoc_rankings_free();	/* the pass thread has stopped */
 	slurm_mutex_unlock(&plugin_lock);
 
 	if (_in_controller())
@@ -1065,7 +1159,7 @@ extern uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
 		return 1;	/* never 0: 0 means held (facts §2.1) */
 	site_factor_g_set(job_ptr);
 	assoc_mgr_lock(&locks);
-	priority = _job_priority(job_ptr, time(NULL));
+	priority = _job_priority(job_ptr, time(NULL), NULL);
 	assoc_mgr_unlock(&locks);
 	debug2("%s: initial priority for %pJ is %u", plugin_type, job_ptr,
 	       priority);
@@ -1179,7 +1273,7 @@ static void _append_factors(List ret, job_record_t *job_ptr,
 					   .qos = READ_LOCK };
 
 		assoc_mgr_lock(&locks);
-		(void) _priority_in(job_ptr, part_ptr, now, obj);
+		(void) _priority_in(job_ptr, part_ptr, now, obj, NULL);
 		assoc_mgr_unlock(&locks);
 	} else {
 		slurm_copy_priority_factors_object(obj, job_ptr->prio_factors);

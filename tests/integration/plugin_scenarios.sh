@@ -112,6 +112,24 @@ for p in behind on ahead; do
     awk_true "($user_fs * $weight_fs - $(sprio_field "${job[$p]}" FAIRSHARE))^2 < 100"
 done
 
+# Submission ranked the jobs by name; a pass ranks them from each association's project,
+# resolved once in its publish step. Both must give the same priority: the difference
+# left between squeue's %Q (the pass) and sprio's PRIORITY (computed by name when asked)
+# is the age the jobs gained in between, at most 2,000,000 x 120 s / 30 days = 93. A
+# wrong fair-share factor (the low band, or 0) moves it by hundreds of thousands.
+scontrol setdebug verbose # DebugFlags lines are logged at verbose
+scontrol setdebugflags +Priority
+pass_line="pass ranked [0-9]* jobs in .*, 0 ranked by name"
+wait_for 90 "a pass that ranks every job from its association" grep -q "$pass_line" "$ctld_log"
+scontrol setdebugflags -Priority
+scontrol setdebug info
+grep -o "pass ranked .*" "$ctld_log" | tail -1
+for p in ahead on behind; do
+  id=${job[$p]}
+  check "after a pass: squeue %Q of $id is sprio's PRIORITY, age aside" \
+    awk_true "($(squeue -h -j "$id" -o %Q) - $(sprio_field "$id" PRIORITY))^2 < 100^2"
+done
+
 scancel "$blocker"
 wait_for 180 "the three jobs to finish" jobs_done "${job[@]}"
 start_of() { sacct -n -X -P -j "$1" -o Start; }
