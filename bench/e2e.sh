@@ -297,6 +297,15 @@ sdiag_value() { # SECTION (main | backfill) LABEL ("Mean cycle", "Total cycles",
     }'
 }
 
+sdiag_rpc_us() { # MESSAGE_TYPE: slurmctld's mean time handling it since `sdiag -r` (usec)
+  sdiag | awk -v want="$1" '
+    /^Remote Procedure Call statistics by message type/ { s = 1; next }
+    /^Remote Procedure Call statistics by user/ { s = 0 }
+    s && $1 == want {
+      for (i = 2; i <= NF; i++) if ($i ~ /^ave_time:/) { sub(/^ave_time:/, "", $i); print $i; exit }
+    }'
+}
+
 wait_first_pass() { # PLUGIN SINCE_MONO
   local plugin=$1 since=$2 deadline=$((SECONDS + 180))
   while ((SECONDS < deadline)); do
@@ -343,7 +352,9 @@ PriorityParameters=budget_conf=$work/budget.conf"
   wait_first_pass "$plugin" "$since" || true
   echo "pending=$(pending_count)" >"$r"
 
-  # sbatch throughput, then the queue back to what it was.
+  # sbatch throughput, then the queue back to what it was. sdiag gives the controller's own
+  # time for each submission, without the client and the network around it.
+  sdiag -r >/dev/null
   t0=$(now_s)
   ids=()
   for ((n = 0; n < submit_timed; n++)); do
@@ -351,6 +362,7 @@ PriorityParameters=budget_conf=$work/budget.conf"
   done
   t1=$(now_s)
   echo "sbatch_per_s=$(awk -v n="$submit_timed" -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", n / (b - a) }')" >>"$r"
+  echo "rpc_submit_us=$(sdiag_rpc_us REQUEST_SUBMIT_BATCH_JOB)" >>"$r"
   scancel "${ids[@]}"
 
   # The queue the scheduler sorts, for the report's count of its sort's comparisons.
@@ -398,15 +410,19 @@ PriorityParameters=budget_conf=$work/budget.conf"
     echo "sdiag_backfill_depth=$(sdiag_value backfill "Depth Mean")"
   } >>"$r"
 
+  # The clients' wall time, and the controller's own time answering them (sdiag).
+  sdiag -r >/dev/null
   echo "sprio_lines=$(sprio -l -h | wc -l)" >>"$r"
   echo "sprio_s=$(time_cmd sprio -l)" >>"$r"
   echo "sshare_lines=$(sshare -a -l -h | wc -l)" >>"$r"
   echo "sshare_s=$(time_cmd sshare -a -l)" >>"$r"
+  echo "rpc_sprio_us=$(sdiag_rpc_us REQUEST_PRIORITY_FACTORS)" >>"$r"
+  echo "rpc_sshare_us=$(sdiag_rpc_us REQUEST_SHARE_INFO)" >>"$r"
   pid=$(_lc_pid slurmctld)
   echo "rss_kib=$(awk '/^VmRSS:/ { print $2 }' "/proc/$pid/status")" >>"$r"
   if [[ "$plugin" == budget ]]; then
-    grep -o "priority/budget: pass ranked [0-9]* jobs in [0-9]* usec, job write lock held [0-9]* usec (longest hold [0-9]* usec), ledger saved in [0-9]* usec" \
-      "$ctld_log" | awk '{ print $4, $7, $13, $22 }' >"$work/budget_passes.txt" || true
+    grep -o "priority/budget: pass ranked [0-9]* jobs in [0-9]* usec, job write lock held [0-9]* usec (longest hold [0-9]* usec), ledger saved in [0-9]* usec, [0-9]* ranked by name" \
+      "$ctld_log" | awk '{ print $4, $7, $13, $22, $24 }' >"$work/budget_passes.txt" || true
   fi
   echo "${plugin}_end=$(mono_now)" >>"$work/phases.env"
   cat "$r" >&2

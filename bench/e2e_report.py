@@ -137,6 +137,10 @@ def merge_sort_comparisons(keys):
     return count
 
 
+def ms(us):
+    return us / 1e3 if us is not None else None
+
+
 def median(values):
     values = [v for v in values if v is not None]
     return statistics.median(values) if values else None
@@ -162,7 +166,7 @@ def main():
         with open(path) as f:
             for line in f:
                 parts = line.split()
-                if len(parts) == 4:
+                if len(parts) == 5:
                     budget_log.append(tuple(int(p) for p in parts))
 
     results = {}
@@ -182,6 +186,9 @@ def main():
             "sshare_s": number(env.get("sshare_s")),
             "sshare_lines": number(env.get("sshare_lines")),
             "sbatch_per_s": number(env.get("sbatch_per_s")),
+            "rpc_submit_ms": ms(number(env.get("rpc_submit_us"))),
+            "rpc_sprio_ms": ms(number(env.get("rpc_sprio_us"))),
+            "rpc_sshare_ms": ms(number(env.get("rpc_sshare_us"))),
             "sdiag_main_ms": None,
             "sdiag_backfill_ms": None,
             "rss_mib": None,
@@ -212,6 +219,7 @@ def main():
             r["save_ms"] = median([p[3] / 1e3 for p in budget_log])
             r["log_lock_ms"] = median([p[2] / 1e3 for p in budget_log])
             r["log_jobs_ranked"] = median([p[0] for p in budget_log])
+            r["log_jobs_by_name"] = median([p[4] for p in budget_log])
         results[plugin] = r
 
     mf, bu = results["multifactor"], results["budget"]
@@ -228,8 +236,14 @@ def main():
         ("longest single job write lock hold in a pass, median (ms)", mf["lock_longest_ms"],
          bu["lock_longest_ms"], "%.1f"),
         ("`sprio -l` wall time, median (s)", mf["sprio_s"], bu["sprio_s"], "%.3f"),
+        ("`sprio -l` in slurmctld, mean (sdiag RPC, ms)", mf["rpc_sprio_ms"], bu["rpc_sprio_ms"],
+         "%.2f"),
         ("`sshare -a -l` wall time, median (s)", mf["sshare_s"], bu["sshare_s"], "%.3f"),
+        ("`sshare -a -l` in slurmctld, mean (sdiag RPC, ms)", mf["rpc_sshare_ms"],
+         bu["rpc_sshare_ms"], "%.2f"),
         ("sbatch, time per job (ms)", per_job["multifactor"], per_job["budget"], "%.1f"),
+        ("sbatch in slurmctld, mean (sdiag RPC, ms)", mf["rpc_submit_ms"], bu["rpc_submit_ms"],
+         "%.2f"),
         ("main scheduler cycle, mean (sdiag, ms)", mf["sdiag_main_ms"], bu["sdiag_main_ms"],
          "%.1f"),
         ("backfill cycle, mean (sdiag, ms)", mf["sdiag_backfill_ms"], bu["sdiag_backfill_ms"],
@@ -261,11 +275,13 @@ def main():
            cell(bu["sbatch_per_s"], "%.1f"), args.submit_timed, args.client_runs, args.quiet),
         "Passes seen: multifactor %d (fair_tree_decay, uprobe), budget %d (its log); lock holds "
         "from uprobes on lock_slurmctld/unlock_slurmctld of the priority thread: %d and %d passes. "
-        "priority/budget's own log puts its lock hold at %s ms (median) for %s jobs ranked; "
+        "priority/budget's own log puts its lock hold at %s ms (median) for %s jobs ranked "
+        "(%s of them looked up by name); "
         "after each pass it saves its ledger in %s ms (temp file, fsync, rename, no lock "
         "held), not counted in its pass above."
         % (mf["passes"], bu["passes"], mf["lock_passes"], bu["lock_passes"],
            cell(bu.get("log_lock_ms"), "%.1f"), cell(bu.get("log_jobs_ranked"), "%.0f"),
+           cell(bu.get("log_jobs_by_name"), "%.0f"),
            cell(bu.get("save_ms"), "%.1f")),
         "Scheduler cycles in the window (sdiag): main %s and %s cycles (max %s and %s ms, mean "
         "depth %s and %s jobs); backfill %s and %s cycles (max %s and %s ms, mean depth %s and "
