@@ -8,6 +8,7 @@
 
 #include <array>
 #include <cstdint>
+#include <iterator>
 #include <memory>
 #include <vector>
 
@@ -133,6 +134,52 @@ void BM_PriorityPassCApi(benchmark::State& state) {
   state.SetComplexityN(state.range(0));
 }
 BENCHMARK(BM_PriorityPassCApi)
+    ->RangeMultiplier(10)
+    ->Range(1'000, 1'000'000)
+    ->Unit(benchmark::kMillisecond)
+    ->Complexity(benchmark::oN);
+
+// The same pass as priority_budget.c makes it since each association's project
+// is resolved once a pass (assoc_rankings.c): one budget_engine_project_ranking
+// per project, then every job ranked from its partition's factor with
+// budget_engine_job_priority_with_fair_share, nothing looked up by name.
+void BM_PriorityPassCApiResolved(benchmark::State& state) {
+  Site& site = SiteOf(kSiteProjects, kSiteUsers);
+  const auto n = static_cast<std::size_t>(state.range(0));
+  const std::vector<PendingJob> jobs = MakePendingJobs(site, n);
+  budget_engine* engine = site.c_engine();
+  std::array<budget_partition_role, std::size(kJobPartitions)> roles{};
+  for (std::size_t p = 0; p < roles.size(); ++p) {
+    roles[p] = budget_engine_partition_role(engine, kJobPartitions[p]);
+  }
+  std::vector<budget_project_ranking> rankings(static_cast<std::size_t>(kSiteProjects));
+  double tres[kTresCount];
+  budget_error err;
+  UnixTime now = BenchNow();
+  for (auto _ : state) {
+    ++now;
+    for (int p = 0; p < kSiteProjects; ++p) {
+      benchmark::DoNotOptimize(budget_engine_project_ranking(
+          engine, site.account(p).c_str(), now, &rankings[static_cast<std::size_t>(p)], &err));
+    }
+    for (const PendingJob& job : jobs) {
+      const budget_project_ranking& ranking = rankings[static_cast<std::size_t>(job.project)];
+      const budget_partition_role role = roles[static_cast<std::size_t>(job.partition)];
+      const double fair_share = role == BUDGET_PARTITION_BUDGETED ? ranking.fair_share_budgeted
+                                : role == BUDGET_PARTITION_LOW    ? ranking.fair_share_low
+                                                                  : 0.0;
+      const budget_job c_job = CJobOf(site, job, now);
+      budget_job_priority out = {};
+      out.tres = tres;
+      benchmark::DoNotOptimize(
+          budget_engine_job_priority_with_fair_share(engine, &c_job, fair_share, &out, &err));
+      benchmark::DoNotOptimize(out.priority);
+    }
+  }
+  PerItem(state, state.range(0));
+  state.SetComplexityN(state.range(0));
+}
+BENCHMARK(BM_PriorityPassCApiResolved)
     ->RangeMultiplier(10)
     ->Range(1'000, 1'000'000)
     ->Unit(benchmark::kMillisecond)

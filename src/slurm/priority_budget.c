@@ -520,15 +520,17 @@ static void _job_inputs(job_record_t *job_ptr, part_record_t *part_ptr,
 	in->accrue_time = details->accrue_time;
 	in->account = job_ptr->assoc_ptr ? job_ptr->assoc_ptr->acct : NULL;
 	in->partition = part_ptr ? part_ptr->name : NULL;
-	if (job_ptr->assoc_ptr)
+	/* A factor with weight 0 adds 0: as multifactor, its records are not
+	 * read (in a pass over every job, each is a cache miss). */
+	if (job_ptr->assoc_ptr && weight_assoc)
 		in->assoc_norm = (prio_flags & PRIORITY_FLAGS_NO_NORMAL_ASSOC) ?
 			job_ptr->assoc_ptr->priority :
 			job_ptr->assoc_ptr->usage->priority_norm;
-	if (job_ptr->qos_ptr && job_ptr->qos_ptr->priority)
+	if (job_ptr->qos_ptr && job_ptr->qos_ptr->priority && weight_qos)
 		in->qos_norm = (prio_flags & PRIORITY_FLAGS_NO_NORMAL_QOS) ?
 			job_ptr->qos_ptr->priority :
 			job_ptr->qos_ptr->usage->norm_priority;
-	if (part_ptr && part_ptr->priority_job_factor)
+	if (part_ptr && part_ptr->priority_job_factor && weight_part)
 		in->partition_norm =
 			(prio_flags & PRIORITY_FLAGS_NO_NORMAL_PART) ?
 			part_ptr->priority_job_factor :
@@ -857,18 +859,13 @@ static int _accrue_job(void *object, void *arg)
 	return 0;
 }
 
-/* The job's project as this pass's publish step resolved it, or NULL. The
- * lifecycle asks by the job's account, the priority by its association's:
- * the table serves a job only when the two agree. */
+/* The job's project as this pass's publish step resolved it from the job's
+ * association, or NULL. The association's account is the one the job is
+ * charged to and ranked by; slurmctld keeps job_ptr->account equal to it,
+ * and comparing the two strings would cost two cache misses a job. */
 static const budget_project_ranking *_known_project(job_record_t *job_ptr)
 {
-	const budget_project_ranking *project =
-		assoc_rankings_of(job_ptr->assoc_ptr);
-
-	if (project && job_ptr->account &&
-	    xstrcmp(job_ptr->account, job_ptr->assoc_ptr->acct))
-		return NULL;
-	return project;
+	return assoc_rankings_of(job_ptr->assoc_ptr);
 }
 
 /* Applies the lifecycle to one job and re-ranks it, as multifactor's
