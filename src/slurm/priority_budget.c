@@ -386,15 +386,19 @@ static void _set_assoc_from_budget(slurmdb_assoc_rec_t *assoc, time_t now)
 	_fill_assoc_usage(assoc, &view);
 }
 
-/* Whether assoc is a project's account row (not a user's). The per-project
- * state of this instant, cached by the engine: no view is computed. */
+/* Whether assoc is a project's account row (not a user's): from the ranking
+ * the publish step resolved, else the engine's state of this instant. */
 static bool _is_project_account(slurmdb_assoc_rec_t *assoc, time_t now)
 {
+	const budget_project_ranking *known;
 	budget_project_lifecycle lifecycle;
 
-	return !assoc->user && assoc->acct &&
-		!budget_engine_project_state(engine, assoc->acct, now,
-					     &lifecycle, NULL) &&
+	if (assoc->user || !assoc->acct)
+		return false;
+	if ((known = assoc_rankings_of(assoc)))
+		return known->lifecycle.state != BUDGET_PROJECT_NONE;
+	return !budget_engine_project_state(engine, assoc->acct, now,
+					    &lifecycle, NULL) &&
 		(lifecycle.state != BUDGET_PROJECT_NONE);
 }
 
@@ -420,7 +424,8 @@ static void _publish_usage(time_t now)
 		return;
 
 	/* A project's view is computed once here (a user's row follows its
-	 * account's and reuses it); the loops below ask only for the state. */
+	 * account's and reuses it); the loops below read whether a row is a
+	 * project's from the rankings resolved here. */
 	itr = list_iterator_create(assoc_mgr_assoc_list);
 	while ((assoc = list_next(itr))) {
 		budget_project_view view;
