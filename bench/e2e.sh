@@ -36,6 +36,10 @@
 # BENCH_PROFILE_CTLD=1 samples all of slurmctld (every thread, 499 Hz) over each plugin's quiet
 # window and writes OUT_DIR/e2e-{multifactor,budget}-ctld-profile.txt (self time by thread name
 # and symbol): where the scheduler cycles spend their time under each plugin.
+# BENCH_ORDER="budget multifactor" runs the plugins in that order (default: multifactor first),
+# to tell a difference between the plugins from one between the first and the second phase.
+# Run second, multifactor starts without the usage priority/budget published into Slurm's
+# association records (the assoc_usage state file is removed before it starts).
 # Stops every daemon and probe it started, also on failure.
 set -euo pipefail
 
@@ -68,6 +72,11 @@ submitters=${BENCH_SUBMITTERS:-4}
 profile=${BENCH_PROFILE:-0} profile_s=${BENCH_PROFILE_S:-70}
 profile_ctld=${BENCH_PROFILE_CTLD:-0}
 nice_spread=${BENCH_NICE:-1}
+read -r -a order <<<"${BENCH_ORDER:-multifactor budget}"
+[[ "${order[*]}" == "multifactor budget" || "${order[*]}" == "budget multifactor" ]] || {
+  echo "e2e.sh: BENCH_ORDER must be \"multifactor budget\" or \"budget multifactor\"" >&2
+  exit 2
+}
 
 plugin_dir=$build/src/slurm
 [[ -f "$plugin_dir/priority_budget.so" ]] || {
@@ -338,6 +347,10 @@ PriorityParameters=budget_conf=$work/budget.conf"
   [[ "$plugin" == budget ]] && extra+=$'\nDebugFlags=Priority'
   export EXTRA_SLURM_CONF=$extra
   cluster_stop_ctld
+  if [[ "$plugin" == multifactor && "${order[0]}" == budget ]]; then
+    # priority/budget's RawUsage (GPU-seconds) would be multifactor's usage history.
+    rm -f "$lc/spool/ctld/assoc_usage" "$lc/spool/ctld/assoc_usage.old"
+  fi
   if [[ "$plugin" == budget && -x "$sbudget" && ! -f "$ledger" ]]; then
     make_usage_csv
     "$sbudget" ledger import --config "$work/budget.conf" --ledger "$ledger" "$work/usage.csv" \
@@ -463,7 +476,7 @@ done
 say "$(pending_count) pending jobs after $((SECONDS - t0)) s"
 
 tracing_start
-for plugin in multifactor budget; do
+for plugin in "${order[@]}"; do
   phase "$plugin"
 done
 tracing_stop
