@@ -266,6 +266,25 @@ budget_status budget_engine_project_ranking(budget_engine *engine,
 					    budget_project_ranking *out,
 					    budget_error *err);
 
+/* What one row of Slurm's association table shows and ranks by, from one
+ * lookup of its account: the project's view (budget_engine_project), its
+ * ranking (budget_engine_project_ranking) and, for a user's row, the user's
+ * decayed usage (budget_engine_user_usage). The publish step of a pass asks
+ * it for every row. */
+typedef struct {
+	budget_project_view project;	/* all 0 (state NONE): no budget */
+	budget_project_ranking ranking;
+	double user_usage_gpu_seconds;	/* 0: no user, or one never charged */
+} budget_association;
+
+/* `user` NULL or "": the account's own row. BUDGET_E_INVALID for a NULL
+ * engine or out; otherwise BUDGET_OK, also for an account without a budget
+ * or a NULL account (no budget). */
+budget_status budget_engine_association(budget_engine *engine,
+					const char *account, const char *user,
+					int64_t now, budget_association *out,
+					budget_error *err);
+
 /* budget_engine_job_priority with the FAIRSHARE factor given (from
  * budget_engine_project_ranking and budget_engine_partition_role):
  * job->account and job->partition are not read, nothing is looked up by

@@ -51,6 +51,14 @@ struct ProjectRanking {
   double low = 0.0;       // in the low partition: the low band, or 0 (blocked, ended)
 };
 
+// What one row of Slurm's association table shows and ranks by, from one
+// lookup of its account: the publish step of a pass asks it for every row.
+struct AssociationView {
+  ProjectView project;
+  ProjectRanking ranking;
+  double user_usage = 0.0;  // the row's user's decayed usage: 0 for no user or one never charged
+};
+
 // What the ledger needs of a project's budget.conf line, and of every line.
 ProjectTerms TermsOf(const ProjectSpec& spec);
 std::vector<ProjectTerms> TermsOf(const BudgetConfig& config);
@@ -105,6 +113,12 @@ class Engine {
   // The state and fair-share factors Priority() would use for the project's
   // jobs at `now`; nullopt for an account without a budget (every factor 0).
   std::optional<ProjectRanking> RankingOf(std::string_view account, UnixTime now);
+  // The project's view and ranking, and `user`'s usage in it (empty: the
+  // account's own row), under one lock and one lookup; nullopt for an
+  // account without a budget. Views are kept per project and instant:
+  // Advance computes every project's, so a pass's publish step computes none.
+  std::optional<AssociationView> Association(std::string_view account, std::string_view user,
+                                             UnixTime now);
   // The user's decayed usage in the project; nullopt if never seen.
   std::optional<double> UserUsage(std::string_view account, std::string_view user) const;
   PartitionKind KindOfPartition(std::string_view partition) const;
@@ -159,8 +173,11 @@ class Engine {
   std::size_t FindLocked(std::string_view account) const;
   // Starts a new generation when `now` is not the one of the current one.
   void AtLocked(UnixTime now);
-  ProjectView ComputeViewLocked(std::size_t project, UnixTime now);
+  // Computes the project's view into views_ and its factors into factors_.
+  const ProjectView& ComputeViewLocked(std::size_t project, UnixTime now);
   const ProjectUsage* UsageLocked(std::size_t project);
+  // The project's view and factors at `now`, computed once per generation.
+  const ProjectView& ViewLocked(std::size_t project, UnixTime now);
   const Factors& FactorsLocked(std::size_t project, UnixTime now);
   std::optional<ProjectView> ProjectLocked(std::string_view account, UnixTime now);
   double FairShareLocked(std::string_view account, std::string_view partition, UnixTime now);
@@ -188,18 +205,15 @@ class Engine {
   // generation are stale.
   std::uint64_t generation_ = 1;
   UnixTime generation_now_ = -1;
-  // Per project of terms_: its factors at the last `now` asked for.
+  // Per project of terms_: its factors at the last `now` asked for, and its
+  // view, valid while factors_[project].generation is current. The factors
+  // are kept apart so that a pass over every job reads 40 bytes a project.
   std::vector<Factors> factors_;
+  std::vector<ProjectView> views_;
   // Per project of terms_: its record in ledger_, once it has one. Records of
   // a std::map never move and the ledger never drops one, so a pointer found
   // once stays valid; a pass then looks no project up by name in the ledger.
   std::vector<const ProjectUsage*> usage_;
-  // The last view Project() computed: the plugin asks for one project several
-  // times in a row (its sshare row, then each user's row).
-  std::size_t view_project_ = kNoProject;
-  std::uint64_t view_generation_ = 0;
-  ProjectView view_;
-
   // Per project of terms_: its lifecycle state at the last Advance (nullopt:
   // not seen by an Advance yet, e.g. just added to budget.conf).
   std::vector<std::optional<ProjectState>> states_;

@@ -80,6 +80,15 @@ budget_project_state ToC(budget::ProjectState s) {
   return BUDGET_PROJECT_NONE;
 }
 
+budget_project_view ToC(const budget::ProjectView& view) {
+  return {.state = ToC(view.status.state),
+          .fair_share = view.fair_share.factor,
+          .usage_gpu_seconds = view.status.decayed_usage,
+          .effective_usage = view.fair_share.usage_ratio,
+          .shares_gpu_hours = view.shares_gpu_hours,
+          .level = view.fair_share.key};
+}
+
 // The lifecycle of a project in `state` (nullopt: an account without a
 // budget): the rows of Admit's table (admission.hpp) whose verdict does not
 // depend on the partitions asked for, and is kAllow.
@@ -94,6 +103,18 @@ budget_project_lifecycle LifecycleOf(const budget::Engine& engine,
   return {.state = BUDGET_PROJECT_NONE,
           .allows_all = engine.config()->unbudgeted_accounts ==
                         budget::BudgetConfig::UnbudgetedAction::kAllow};
+}
+
+// A project's ranking (nullopt: an account without a budget, factors 0).
+budget_project_ranking RankingOf(const budget::Engine& engine,
+                                 const std::optional<budget::ProjectRanking>& ranking) {
+  std::optional<budget::ProjectState> state;
+  if (ranking) {
+    state = ranking->state;
+  }
+  return {.lifecycle = LifecycleOf(engine, state),
+          .fair_share_budgeted = ranking ? ranking->budgeted : 0.0,
+          .fair_share_low = ranking ? ranking->low : 0.0};
 }
 
 bool JobPriorityArgumentsValid(const budget_engine* engine, const budget_job* job,
@@ -266,12 +287,7 @@ budget_status budget_engine_project(budget_engine* engine, const char* account, 
       SetError(err, std::string("no budget for account ") + account);
       return BUDGET_E_NOT_FOUND;
     }
-    out->state = ToC(view->status.state);
-    out->fair_share = view->fair_share.factor;
-    out->usage_gpu_seconds = view->status.decayed_usage;
-    out->effective_usage = view->fair_share.usage_ratio;
-    out->shares_gpu_hours = view->shares_gpu_hours;
-    out->level = view->fair_share.key;
+    *out = ToC(*view);
     return BUDGET_OK;
   });
 }
@@ -438,15 +454,29 @@ budget_status budget_engine_project_ranking(budget_engine* engine, const char* a
       SetError(err, "budget_engine_project_ranking: engine and out are required");
       return BUDGET_E_INVALID;
     }
-    const std::optional<budget::ProjectRanking> ranking =
-        engine->engine->RankingOf(View(account), now);
-    std::optional<budget::ProjectState> state;
-    if (ranking) {
-      state = ranking->state;
+    *out = RankingOf(*engine->engine, engine->engine->RankingOf(View(account), now));
+    return BUDGET_OK;
+  });
+}
+
+budget_status budget_engine_association(budget_engine* engine, const char* account,
+                                        const char* user, int64_t now, budget_association* out,
+                                        budget_error* err) {
+  return Guard(err, [&]() -> budget_status {
+    if (engine == nullptr || out == nullptr) {
+      SetError(err, "budget_engine_association: engine and out are required");
+      return BUDGET_E_INVALID;
     }
-    out->lifecycle = LifecycleOf(*engine->engine, state);
-    out->fair_share_budgeted = ranking ? ranking->budgeted : 0.0;
-    out->fair_share_low = ranking ? ranking->low : 0.0;
+    const std::optional<budget::AssociationView> row =
+        engine->engine->Association(View(account), View(user), now);
+    if (!row) {
+      *out = budget_association{};
+      out->ranking = RankingOf(*engine->engine, std::nullopt);
+      return BUDGET_OK;
+    }
+    out->project = ToC(row->project);
+    out->ranking = RankingOf(*engine->engine, row->ranking);
+    out->user_usage_gpu_seconds = row->user_usage;
     return BUDGET_OK;
   });
 }

@@ -142,8 +142,8 @@ void Engine::InstallConfig(BudgetConfig config) {
   slots_ = std::move(slots);
   states_ = std::move(states);
   factors_.assign(terms_.size(), Factors{});
+  views_.assign(terms_.size(), ProjectView{});
   usage_.assign(terms_.size(), nullptr);
-  view_project_ = kNoProject;
   config_ = std::move(shared);
   ++generation_;
 }
@@ -251,7 +251,7 @@ void Engine::TrackStatesLocked(UnixTime now) {
   state_changes_.clear();
   for (std::size_t i = 0; i < terms_.size(); ++i) {
     const ProjectTerms& terms = terms_[i];
-    const ProjectView view = ComputeViewLocked(i, now);
+    const ProjectView& view = ComputeViewLocked(i, now);
     const ProjectStatus& status = view.status;
     const ProjectSpec& spec = config_->projects[i];
     const std::optional<ProjectState> before = states_[i];
@@ -325,8 +325,7 @@ UnixTime Engine::accounted_until() const {
   return accounted_until_;
 }
 
-// Computes the view, and keeps the factors a pass needs from it.
-ProjectView Engine::ComputeViewLocked(std::size_t project, UnixTime now) {
+const ProjectView& Engine::ComputeViewLocked(std::size_t project, UnixTime now) {
   const ProjectTerms& terms = terms_[project];
   ProjectView view;
   view.status = StatusOf(UsageLocked(project), terms, options_.zone, now);
@@ -359,7 +358,8 @@ ProjectView Engine::ComputeViewLocked(std::size_t project, UnixTime now) {
                                            .low_used = view.status.low_used,
                                        })
                           .factor;
-  return view;
+  views_[project] = view;
+  return views_[project];
 }
 
 void Engine::AtLocked(UnixTime now) {
@@ -376,13 +376,17 @@ const ProjectUsage* Engine::UsageLocked(std::size_t project) {
   return usage_[project];
 }
 
-const Engine::Factors& Engine::FactorsLocked(std::size_t project, UnixTime now) {
+const ProjectView& Engine::ViewLocked(std::size_t project, UnixTime now) {
   AtLocked(now);
-  const Factors& factors = factors_[project];
-  if (factors.generation != generation_) {
-    ComputeViewLocked(project, now);
+  if (factors_[project].generation != generation_) {
+    return ComputeViewLocked(project, now);
   }
-  return factors;
+  return views_[project];
+}
+
+const Engine::Factors& Engine::FactorsLocked(std::size_t project, UnixTime now) {
+  ViewLocked(project, now);
+  return factors_[project];
 }
 
 std::optional<ProjectView> Engine::ProjectLocked(std::string_view account, UnixTime now) {
@@ -390,13 +394,29 @@ std::optional<ProjectView> Engine::ProjectLocked(std::string_view account, UnixT
   if (project == kNoProject) {
     return std::nullopt;
   }
-  AtLocked(now);
-  if (project != view_project_ || generation_ != view_generation_) {
-    view_ = ComputeViewLocked(project, now);
-    view_project_ = project;
-    view_generation_ = generation_;
+  return ViewLocked(project, now);
+}
+
+std::optional<AssociationView> Engine::Association(std::string_view account, std::string_view user,
+                                                   UnixTime now) {
+  std::lock_guard lock(mutex_);
+  const std::size_t project = FindLocked(account);
+  if (project == kNoProject) {
+    return std::nullopt;
   }
-  return view_;
+  const ProjectView& view = ViewLocked(project, now);
+  const Factors& factors = factors_[project];
+  AssociationView row{
+      .project = view,
+      .ranking = {.state = factors.state, .budgeted = factors.budgeted, .low = factors.low},
+  };
+  const ProjectUsage* usage = user.empty() ? nullptr : UsageLocked(project);
+  if (usage != nullptr) {
+    if (const auto found = usage->users.find(user); found != usage->users.end()) {
+      row.user_usage = found->second.decayed;
+    }
+  }
+  return row;
 }
 
 std::optional<ProjectView> Engine::Project(std::string_view account, UnixTime now) {

@@ -61,6 +61,7 @@ static void check_state_agrees(budget_engine *engine, int64_t now,
 	int i, all = 1;
 
 	budget_project_ranking ranking;
+	budget_association row;
 
 	CHECK(budget_engine_project_state(engine, account, now, &life, &err) ==
 	      BUDGET_OK);
@@ -73,6 +74,14 @@ static void check_state_agrees(budget_engine *engine, int64_t now,
 	if (life.state == BUDGET_PROJECT_NONE)
 		CHECK(ranking.fair_share_budgeted == 0.0 &&
 		      ranking.fair_share_low == 0.0);
+	/* So does the publish step's row of the association. */
+	CHECK(budget_engine_association(engine, account, NULL, now, &row,
+					&err) == BUDGET_OK);
+	CHECK(row.ranking.lifecycle.state == ranking.lifecycle.state);
+	CHECK(row.ranking.lifecycle.allows_all == ranking.lifecycle.allows_all);
+	CHECK(row.ranking.fair_share_budgeted == ranking.fair_share_budgeted);
+	CHECK(row.ranking.fair_share_low == ranking.fair_share_low);
+	CHECK(row.project.state == life.state);
 	for (i = 0; lists[i]; i++) {
 		request.partitions = lists[i];
 		CHECK(budget_engine_admit(engine, &request, &a, &err) ==

@@ -157,6 +157,76 @@ static void check_priority_with_fair_share(budget_engine *engine,
 	CHECK(ranking.fair_share_budgeted > 0.0);
 }
 
+/* Field by field: padding makes memcmp unreliable. */
+static int same_view(const budget_project_view *a,
+		     const budget_project_view *b)
+{
+	return a->state == b->state && a->fair_share == b->fair_share &&
+	       a->usage_gpu_seconds == b->usage_gpu_seconds &&
+	       a->effective_usage == b->effective_usage &&
+	       a->shares_gpu_hours == b->shares_gpu_hours &&
+	       a->level == b->level;
+}
+
+static int same_ranking(const budget_project_ranking *a,
+			const budget_project_ranking *b)
+{
+	return a->lifecycle.state == b->lifecycle.state &&
+	       a->lifecycle.allows_all == b->lifecycle.allows_all &&
+	       a->fair_share_budgeted == b->fair_share_budgeted &&
+	       a->fair_share_low == b->fair_share_low;
+}
+
+/* budget_engine_association is budget_engine_project, _project_ranking and
+ * _user_usage in one call, for each account and user; and its error
+ * contract. */
+static void check_association(budget_engine *engine, int64_t now)
+{
+	static const char *const accounts[] = { "alpha", "beta", "nobody" };
+	static const char *const users[] = { NULL, "", "alice", "bob" };
+	budget_association row;
+	budget_error err;
+	size_t a, u;
+
+	CHECK(budget_engine_association(NULL, "alpha", NULL, now, &row,
+					&err) == BUDGET_E_INVALID);
+	CHECK(budget_engine_association(engine, "alpha", NULL, now, NULL,
+					&err) == BUDGET_E_INVALID);
+	for (a = 0; a < sizeof(accounts) / sizeof(accounts[0]); a++) {
+		budget_project_view view;
+		budget_project_ranking ranking;
+
+		if (budget_engine_project(engine, accounts[a], now, &view,
+					  &err) != BUDGET_OK)
+			memset(&view, 0, sizeof(view));
+		CHECK(budget_engine_project_ranking(engine, accounts[a], now,
+						    &ranking, &err) ==
+		      BUDGET_OK);
+		for (u = 0; u < sizeof(users) / sizeof(users[0]); u++) {
+			double usage = 0;
+
+			if (users[u] && users[u][0] &&
+			    budget_engine_user_usage(engine, accounts[a],
+						     users[u], &usage, &err))
+				usage = 0;
+			memset(&row, 0xff, sizeof(row));
+			CHECK(budget_engine_association(engine, accounts[a],
+							users[u], now, &row,
+							&err) == BUDGET_OK);
+			CHECK(same_view(&row.project, &view));
+			CHECK(same_ranking(&row.ranking, &ranking));
+			CHECK(row.user_usage_gpu_seconds == usage);
+		}
+	}
+	CHECK(budget_engine_association(engine, "alpha", "alice", now, &row,
+					&err) == BUDGET_OK);
+	CHECK(row.user_usage_gpu_seconds == 48.0 * 3600);
+	CHECK(row.project.state == BUDGET_PROJECT_ACTIVE);
+	CHECK(budget_engine_association(engine, NULL, NULL, now, &row, &err) ==
+	      BUDGET_OK);
+	CHECK(row.project.state == BUDGET_PROJECT_NONE);
+}
+
 static void test_ledger_round_trip_and_priority(void)
 {
 	budget_status status;
@@ -194,6 +264,7 @@ static void test_ledger_round_trip_and_priority(void)
 	CHECK(alpha.fair_share < beta.fair_share); /* more usage, lower */
 	CHECK(budget_engine_project(engine, "nobody", JAN_15, &alpha, &err) ==
 	      BUDGET_E_NOT_FOUND);
+	check_association(engine, JAN_15);
 
 	{
 		budget_weights weights = { .fairshare = 10000000,

@@ -352,6 +352,48 @@ TEST_F(EngineCache, RankingOfGivesTheFactorsPriorityUses) {
   EXPECT_GT(engine->RankingOf("chem", now)->low, 0.0);
 }
 
+// One lookup a row of Slurm's association table gives what three did: the
+// project's view, its ranking and the user's usage; and a charge made at the
+// same instant after the views were computed (by Advance) is seen at once.
+TEST_F(EngineCache, AssociationIsTheViewTheRankingAndTheUsersUsage) {
+  Write(conf_, kTwoProjects);
+  const UnixTime now = At(2026, 4, 15);
+  auto engine = Open(now);
+  ASSERT_NE(engine, nullptr);
+  engine->Accrue("phys", "bob", "normal", 100, now - 36'000, now);  // 4,000 GPUh: ahead
+  engine->Accrue("chem", "ana", "low", 2, now - 3600, now);
+  engine->Advance(now);
+  EXPECT_EQ(engine->Association("nobody", "ana", now), std::nullopt);
+  for (const char* account : {"chem", "phys"}) {
+    for (const char* user : {"", "ana", "bob", "never-charged"}) {
+      const std::optional<AssociationView> row = engine->Association(account, user, now);
+      ASSERT_TRUE(row.has_value()) << account;
+      const ProjectView view = *engine->Project(account, now);
+      const ProjectRanking ranking = *engine->RankingOf(account, now);
+      EXPECT_EQ(row->project.status.state, view.status.state) << account;
+      EXPECT_EQ(row->project.status.decayed_usage, view.status.decayed_usage) << account;
+      EXPECT_EQ(row->project.fair_share.factor, view.fair_share.factor) << account;
+      EXPECT_EQ(row->project.fair_share.usage_ratio, view.fair_share.usage_ratio) << account;
+      EXPECT_EQ(row->project.shares_gpu_hours, view.shares_gpu_hours) << account;
+      EXPECT_EQ(row->ranking.state, ranking.state) << account;
+      EXPECT_EQ(row->ranking.budgeted, ranking.budgeted) << account;
+      EXPECT_EQ(row->ranking.low, ranking.low) << account;
+      EXPECT_EQ(row->user_usage, engine->UserUsage(account, user).value_or(0.0))
+          << account << " " << user;
+    }
+  }
+  EXPECT_GT(engine->Association("phys", "bob", now)->user_usage, 0.0);
+  EXPECT_EQ(engine->Association("phys", "ana", now)->user_usage, 0.0);
+
+  const AssociationView before = *engine->Association("chem", "ana", now);
+  engine->Accrue("chem", "ana", "normal", 10, now - 7200, now);  // 80 GPUh, same instant
+  const AssociationView after = *engine->Association("chem", "ana", now);
+  EXPECT_GT(after.project.status.decayed_usage, before.project.status.decayed_usage);
+  EXPECT_GT(after.user_usage, before.user_usage);
+  EXPECT_LT(after.ranking.budgeted, before.ranking.budgeted);
+  EXPECT_EQ(after.project.fair_share.factor, after.ranking.budgeted);
+}
+
 // --- Robustness: the clock, file permissions and threads --------------------------------
 
 class EngineRobustness : public EngineLifecycle {
