@@ -5,7 +5,6 @@
 
 #include "config.h"
 
-#include "src/common/log.h"
 #include "src/common/xmalloc.h"
 
 #include "assoc_rankings.h"
@@ -53,23 +52,17 @@ static bool _reserve(uint32_t id)
 	return true;
 }
 
-extern void assoc_rankings_resolve(budget_engine *engine,
-				   slurmdb_assoc_rec_t *assoc, time_t now)
+extern void assoc_rankings_keep(const slurmdb_assoc_rec_t *assoc,
+				const budget_project_ranking *ranking)
 {
 	assoc_ranking_t *entry;
-	budget_error err;
 
-	if (!assoc->acct || !_reserve(assoc->id))
+	if (!_reserve(assoc->id))
 		return;
 	entry = &rankings[assoc->id];
-	if (budget_engine_project_ranking(engine, assoc->acct, now,
-					  &entry->ranking, &err)) {
-		error("priority/budget: account %s: %s", assoc->acct, err.text);
-		entry->pass = 0;
-		return;
-	}
 	entry->pass = current_pass;
 	entry->assoc = assoc;
+	entry->ranking = *ranking;
 }
 
 extern const budget_project_ranking *assoc_rankings_of(

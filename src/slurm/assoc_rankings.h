@@ -15,8 +15,6 @@
 #ifndef BUDGET_SLURM_ASSOC_RANKINGS_H
 #define BUDGET_SLURM_ASSOC_RANKINGS_H
 
-#include <time.h>
-
 #include "src/common/assoc_mgr.h"
 
 #include "budget/budget.h"
@@ -26,10 +24,10 @@
  * association ids above 16 times it plus 1024 are not kept. */
 extern void assoc_rankings_begin_pass(uint32_t assoc_count);
 
-/* Resolves assoc's project (its acct) at `now` into the table. Caller holds
- * assoc{W assoc} or {R assoc}. */
-extern void assoc_rankings_resolve(budget_engine *engine,
-				   slurmdb_assoc_rec_t *assoc, time_t now);
+/* Keeps `ranking`, the engine's for assoc's project (its acct) in this
+ * pass, in the table. Caller holds assoc{W assoc} or {R assoc}. */
+extern void assoc_rankings_keep(const slurmdb_assoc_rec_t *assoc,
+				const budget_project_ranking *ranking);
 
 /* The ranking of this pass for `assoc`, or NULL when it has none. */
 extern const budget_project_ranking *assoc_rankings_of(

@@ -345,33 +345,31 @@ static void _decay_slurm_usage(double real_decay)
 	list_iterator_destroy(itr);
 }
 
-/* The view of `account`'s project at `now`; false (and *view zeroed) for an
- * account without a budget. Takes no lock. */
-static bool _project_view(const char *account, time_t now,
-			  budget_project_view *view)
+/* The budget's row for assoc (budget_engine_association); on an engine
+ * error, logged, the row of an account without a budget and false. Takes no
+ * lock. */
+static bool _association(const slurmdb_assoc_rec_t *assoc, time_t now,
+			 budget_association *row)
 {
-	if (!account || budget_engine_project(engine, account, now, view,
-					      NULL)) {
-		memset(view, 0, sizeof(*view));
-		return false;
-	}
-	return true;
+	budget_error err;
+
+	if (!budget_engine_association(engine, assoc->acct, assoc->user, now,
+				       row, &err))
+		return true;
+	error("%s: account %s: %s", plugin_type, assoc->acct, err.text);
+	memset(row, 0, sizeof(*row));
+	return false;
 }
 
-/* Fills assoc->usage from its project's view: what sshare shows. Takes no
- * lock. */
+/* Fills assoc->usage from its row of the budget: what sshare shows. Takes
+ * no lock. */
 static void _fill_assoc_usage(slurmdb_assoc_rec_t *assoc,
-			      const budget_project_view *view)
+			      const budget_association *row)
 {
-	double usage = 0.0;
+	const budget_project_view *view = &row->project;
 
-	if (assoc->user)
-		budget_engine_user_usage(engine, assoc->acct, assoc->user,
-					 &usage, NULL);
-	else
-		usage = view->usage_gpu_seconds;
-
-	assoc->usage->usage_raw = (long double) usage;
+	assoc->usage->usage_raw = (long double) (assoc->user ?
+		row->user_usage_gpu_seconds : view->usage_gpu_seconds);
 	assoc->usage->usage_efctv = (long double) view->effective_usage;
 	assoc->usage->fs_factor = view->fair_share;
 	assoc->usage->level_fs = (long double) view->level;
@@ -380,10 +378,10 @@ static void _fill_assoc_usage(slurmdb_assoc_rec_t *assoc,
 /* Fills assoc->usage from the budget: what sshare shows. Takes no lock. */
 static void _set_assoc_from_budget(slurmdb_assoc_rec_t *assoc, time_t now)
 {
-	budget_project_view view;
+	budget_association row;
 
-	(void) _project_view(assoc->acct, now, &view);
-	_fill_assoc_usage(assoc, &view);
+	(void) _association(assoc, now, &row);
+	_fill_assoc_usage(assoc, &row);
 }
 
 /* Whether assoc is a project's account row (not a user's): from the ranking
@@ -423,24 +421,24 @@ static void _publish_usage(time_t now)
 	if (!root || !assoc_mgr_assoc_list)
 		return;
 
-	/* A project's view is computed once here (a user's row follows its
-	 * account's and reuses it); the loops below read whether a row is a
-	 * project's from the rankings resolved here. */
+	/* One engine call a row (the engine computed every project's view in
+	 * Advance); the loops below read whether a row is a project's from
+	 * the rankings kept here. */
 	itr = list_iterator_create(assoc_mgr_assoc_list);
 	while ((assoc = list_next(itr))) {
-		budget_project_view view;
-		bool project = _project_view(assoc->acct, now, &view);
+		budget_association row;
 
-		assoc_rankings_resolve(engine, assoc, now);
-
-		if (!assoc->user && !project) {
+		if (_association(assoc, now, &row))
+			assoc_rankings_keep(assoc, &row.ranking);
+		if (!assoc->user &&
+		    (row.project.state == BUDGET_PROJECT_NONE)) {
 			assoc->usage->usage_raw = 0;
 			continue;
 		}
-		_fill_assoc_usage(assoc, &view);
+		_fill_assoc_usage(assoc, &row);
 		if (!assoc->user && (assoc->shares_raw != SLURMDB_FS_USE_PARENT))
 			assoc->shares_raw =
-				(uint32_t) llround(view.shares_gpu_hours);
+				(uint32_t) llround(row.project.shares_gpu_hours);
 	}
 	list_iterator_reset(itr);
 	while ((assoc = list_next(itr))) {
@@ -913,6 +911,22 @@ static void _count_hold(pass_holds_t *holds, const struct timespec *locked_at)
 		holds->longest_usec = usec;
 }
 
+/* Where a pass spends the time it does not hold the job write lock, for
+ * DebugFlags=Priority (docs/performance.md). */
+typedef struct {
+	int64_t decay_usec;	/* Slurm's own usage decay */
+	int64_t lock_wait_usec;	/* waiting for the job write lock, both times */
+	int64_t advance_usec;	/* the engine: decay, month close, states */
+	int64_t publish_usec;	/* into assoc_mgr, its lock wait included */
+} pass_phases_t;
+
+/* Adds the time since *mark to *usec and moves the mark to now. */
+static void _lap(int64_t *usec, struct timespec *mark)
+{
+	*usec += _usec_since(mark);
+	clock_gettime(CLOCK_MONOTONIC, mark);
+}
+
 /*
  * The periodic pass, in the phases of multifactor's fair_tree_decay() so
  * that the job write lock is held only for the two walks of the jobs:
@@ -923,8 +937,8 @@ static void _count_hold(pass_holds_t *holds, const struct timespec *locked_at)
  *      mutex) and publish the projects into assoc_mgr;
  *   4. job write lock again: the lifecycle and ranking of pending jobs, on a
  *      fresh walk (no job pointer is kept across a lock release).
- * DebugFlags=Priority logs the pass's duration and its job write lock holds
- * (docs/performance.md).
+ * DebugFlags=Priority logs the pass's duration, its job write lock holds,
+ * and where the time outside them went (docs/performance.md).
  */
 static void _calc_pass(time_t now)
 {
@@ -938,10 +952,12 @@ static void _calc_pass(time_t now)
 	pass_accrual_t accrual = { .now = now, .decay = _decay_per_sec() };
 	pass_ranking_t ranking = { .now = now };
 	pass_holds_t holds = { 0, 0 };
+	pass_phases_t phases = { 0, 0, 0, 0 };
 	budget_error err;
-	struct timespec pass_start, locked_at, saving_at;
+	struct timespec pass_start, mark, saving_at;
 
 	clock_gettime(CLOCK_MONOTONIC, &pass_start);
+	mark = pass_start;
 	accrual.from = _get_last_ran();
 	if (now > accrual.from) {
 		assoc_mgr_lock(&usage_locks);
@@ -949,30 +965,34 @@ static void _calc_pass(time_t now)
 				       difftime(now, accrual.from)));
 		assoc_mgr_unlock(&usage_locks);
 	}
+	_lap(&phases.decay_usec, &mark);
 
 	lock_slurmctld(job_write_lock);
-	clock_gettime(CLOCK_MONOTONIC, &locked_at);
+	_lap(&phases.lock_wait_usec, &mark);
 	assoc_mgr_lock(&usage_locks);
 	(void) list_for_each_ro(job_list, _accrue_job, &accrual);
 	_set_last_ran(now);
 	assoc_mgr_unlock(&usage_locks);
 	unlock_slurmctld(job_write_lock);
-	_count_hold(&holds, &locked_at);
+	_count_hold(&holds, &mark);
+	clock_gettime(CLOCK_MONOTONIC, &mark);
 
 	if (budget_engine_advance(engine, now, &err))
 		error("%s: %s", plugin_type, err.text);
+	_lap(&phases.advance_usec, &mark);
 	assoc_mgr_lock(&publish_locks);
 	_publish_usage(now);
 	assoc_mgr_unlock(&publish_locks);
+	_lap(&phases.publish_usec, &mark);
 
 	lock_slurmctld(job_write_lock);
-	clock_gettime(CLOCK_MONOTONIC, &locked_at);
+	_lap(&phases.lock_wait_usec, &mark);
 	assoc_mgr_lock(&rank_locks);
 	(void) list_for_each_ro(job_list, _rank_job, &ranking);
 	last_job_update = now;
 	assoc_mgr_unlock(&rank_locks);
 	unlock_slurmctld(job_write_lock);
-	_count_hold(&holds, &locked_at);
+	_count_hold(&holds, &mark);
 
 	clock_gettime(CLOCK_MONOTONIC, &saving_at);
 	if (budget_engine_save(engine, now, &err))
@@ -984,6 +1004,11 @@ static void _calc_pass(time_t now)
 		 plugin_type, ranking.ranked, _usec_since(&pass_start),
 		 holds.total_usec, holds.longest_usec, _usec_since(&saving_at),
 		 ranking.ranked_by_name);
+	log_flag(PRIO, "%s: pass outside the job write lock: usage decay %"PRId64
+		 " usec, waiting for the lock %"PRId64" usec, advance %"PRId64
+		 " usec, publish %"PRId64" usec",
+		 plugin_type, phases.decay_usec, phases.lock_wait_usec,
+		 phases.advance_usec, phases.publish_usec);
 }
 
 /*
