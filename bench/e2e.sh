@@ -8,9 +8,11 @@
 # keeps the 4 nodes busy with long jobs and queues JOBS pending jobs (one record each: pending
 # array tasks would share one). Then, for each plugin in turn, it restarts slurmctld with that
 # PriorityType on the same queue and measures:
-#   - the priority recalculation pass: multifactor's fair_tree_decay (uprobe on its entry
-#     and return), priority/budget's _calc_pass up to the ledger save (its
-#     DebugFlags=Priority log line, which also gives the save); the median over the passes;
+#   - the priority recalculation pass, from its usage decay to its last job write lock
+#     release: multifactor's from the decay thread's pow() call before its _apply_decay to
+#     fair_tree_decay's return (uprobes; fair_tree_decay alone is reported too),
+#     priority/budget's _calc_pass up to the ledger save (its DebugFlags=Priority log line,
+#     which also gives the save); the median over the passes;
 #   - the job write lock held by the priority thread in each pass ("decay" or "budget"),
 #     from uprobes on slurmctld's lock_slurmctld (return) and unlock_slurmctld (entry), both
 #     plugins alike: the total per pass and the longest single hold;
@@ -105,6 +107,22 @@ elf_offset() {
   local file=$1 symbol=$2 addr
   addr=$(nm -D --defined-only "$file" 2>/dev/null | awk -v s="$symbol" '$3 == s { print $1; exit }')
   [[ -n "$addr" ]] || return 1
+  addr_offset "$file" "$addr"
+}
+
+# The file offset of the PLT stub through which an ELF file calls FUNCTION: probing it sees
+# that file's calls only.
+plt_offset() {
+  local file=$1 function=$2 addr
+  addr=$(objdump -d -j .plt -j .plt.sec "$file" 2>/dev/null |
+    awk -v f="<$function@plt>:" '$2 == f { print $1; exit }')
+  [[ -n "$addr" ]] || return 1
+  addr_offset "$file" "$addr"
+}
+
+# The file offset of virtual address ADDR (hex, no 0x) of an ELF file.
+addr_offset() {
+  local file=$1 addr=$2
   readelf -lW "$file" | awk -v a="$((16#$addr))" '
     $1 == "LOAD" {
       off = strtonum($2); va = strtonum($3); sz = strtonum($6)
@@ -114,7 +132,7 @@ elf_offset() {
 }
 
 tracing_start() {
-  local mf ctld ftd lock unlock
+  local mf ctld ftd lock unlock pow
   mf=$(_lc_stock_plugin_dir)/priority_multifactor.so
   ctld=$(readlink -f /usr/sbin/slurmctld)
   if [[ ! -d $tracefs/events ]]; then
@@ -141,13 +159,24 @@ tracing_start() {
   for e in lock_out unlock_in; do
     echo 'comm == "decay" || comm == "budget"' >"$tracefs/events/$group/$e/filter"
   done
+  # multifactor's pass starts with its usage decay, before fair_tree_decay: _decay_thread
+  # computes the decay factor with pow() and then calls _apply_decay (both static; the plugin is
+  # stripped). The plugin's own PLT stub for pow is hit only by its calls: that one, and one
+  # per running job in fair_tree_decay. (A probe on assoc_mgr_lock would trap on every job of
+  # the pass, and slow the pass it times.)
+  if pow=$(plt_offset "$mf" pow) &&
+    echo "p:$group/pow_in $mf:$pow" >>"$tracefs/uprobe_events"; then
+    echo 'comm == "decay"' >"$tracefs/events/$group/pow_in/filter"
+  else
+    say "no uprobe on multifactor's pow@plt: its pass is timed from fair_tree_decay's entry"
+  fi
   old_clock=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$tracefs/trace_clock")
   echo mono >"$tracefs/trace_clock"
   echo >"$tracefs/trace"
   echo 1 >"$tracefs/events/$group/enable"
   cat "$tracefs/trace_pipe" >"$work/trace.txt" &
   reader_pid=$!
-  say "uprobes on fair_tree_decay, lock_slurmctld and unlock_slurmctld"
+  say "uprobes on fair_tree_decay, lock_slurmctld, unlock_slurmctld and multifactor's pow@plt"
 }
 
 tracing_stop() {
@@ -159,7 +188,7 @@ tracing_stop() {
   if ((tracing)); then
     echo 0 >"$tracefs/events/$group/enable" 2>/dev/null || true
     local e
-    for e in ftd_in ftd_out lock_out unlock_in; do
+    for e in ftd_in ftd_out lock_out unlock_in pow_in; do
       echo "-:$group/$e" >>"$tracefs/uprobe_events" 2>/dev/null || true
     done
     [[ -n "$old_clock" ]] && echo "$old_clock" >"$tracefs/trace_clock" 2>/dev/null
