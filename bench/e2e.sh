@@ -465,6 +465,8 @@ PriorityParameters=budget_conf=$work/budget.conf"
   if [[ "$plugin" == budget ]]; then
     grep -o "priority/budget: pass ranked [0-9]* jobs in [0-9]* usec, job write lock held [0-9]* usec (longest hold [0-9]* usec), ledger saved in [0-9]* usec, [0-9]* ranked by name" \
       "$ctld_log" | awk '{ print $4, $7, $13, $22, $24 }' >"$work/budget_passes.txt" || true
+    grep -o "priority/budget: pass outside the job write lock: .*" "$ctld_log" \
+      >"$work/budget_phases.txt" || true
   fi
   echo "${plugin}_end=$(mono_now)" >>"$work/phases.env"
   cat "$r" >&2
@@ -511,6 +513,7 @@ done
 tracing_stop
 cp "$work/trace.txt" "$out/e2e-trace.txt" 2>/dev/null || : >"$out/e2e-trace.txt"
 cp "$work/budget_passes.txt" "$out/e2e-budget-passes.txt" 2>/dev/null || true
+cp "$work/budget_phases.txt" "$out/e2e-budget-phases.txt" 2>/dev/null || true
 for plugin in multifactor budget; do
   cp "$work/$plugin-queue.txt" "$out/e2e-$plugin-queue.txt" 2>/dev/null || true
 done
