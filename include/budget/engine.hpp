@@ -115,8 +115,8 @@ class Engine {
   std::optional<ProjectRanking> RankingOf(std::string_view account, UnixTime now);
   // The project's view and ranking, and `user`'s usage in it (empty: the
   // account's own row), under one lock and one lookup; nullopt for an
-  // account without a budget. Views are kept per project and instant:
-  // Advance computes every project's, so a pass's publish step computes none.
+  // account without a budget. The view is computed once for consecutive
+  // rows of one project, as assoc_mgr lists an account's users after it.
   std::optional<AssociationView> Association(std::string_view account, std::string_view user,
                                              UnixTime now);
   // The user's decayed usage in the project; nullopt if never seen.
@@ -173,12 +173,13 @@ class Engine {
   std::size_t FindLocked(std::string_view account) const;
   // Starts a new generation when `now` is not the one of the current one.
   void AtLocked(UnixTime now);
-  // Computes the project's view into views_ and its factors into factors_.
-  const ProjectView& ComputeViewLocked(std::size_t project, UnixTime now);
+  // Computes the view, and keeps the factors a pass needs from it.
+  ProjectView ComputeViewLocked(std::size_t project, UnixTime now);
   const ProjectUsage* UsageLocked(std::size_t project);
-  // The project's view and factors at `now`, computed once per generation.
-  const ProjectView& ViewLocked(std::size_t project, UnixTime now);
   const Factors& FactorsLocked(std::size_t project, UnixTime now);
+  // The view of `project` at `now`, from the last one computed when it is
+  // the same project in the same generation.
+  const ProjectView& LastViewLocked(std::size_t project, UnixTime now);
   std::optional<ProjectView> ProjectLocked(std::string_view account, UnixTime now);
   double FairShareLocked(std::string_view account, std::string_view partition, UnixTime now);
   void TrackStatesLocked(UnixTime now);
@@ -205,15 +206,20 @@ class Engine {
   // generation are stale.
   std::uint64_t generation_ = 1;
   UnixTime generation_now_ = -1;
-  // Per project of terms_: its factors at the last `now` asked for, and its
-  // view, valid while factors_[project].generation is current. The factors
-  // are kept apart so that a pass over every job reads 40 bytes a project.
+  // Per project of terms_: its factors at the last `now` asked for. (Not its
+  // whole view: that would take a site over 1 KiB a project.)
   std::vector<Factors> factors_;
-  std::vector<ProjectView> views_;
   // Per project of terms_: its record in ledger_, once it has one. Records of
   // a std::map never move and the ledger never drops one, so a pointer found
   // once stays valid; a pass then looks no project up by name in the ledger.
   std::vector<const ProjectUsage*> usage_;
+  // The last view computed for Project() or Association(): the plugin asks
+  // for one project several times in a row (its sshare row, then each user's
+  // row).
+  std::size_t view_project_ = kNoProject;
+  std::uint64_t view_generation_ = 0;
+  ProjectView view_;
+
   // Per project of terms_: its lifecycle state at the last Advance (nullopt:
   // not seen by an Advance yet, e.g. just added to budget.conf).
   std::vector<std::optional<ProjectState>> states_;

@@ -142,8 +142,8 @@ void Engine::InstallConfig(BudgetConfig config) {
   slots_ = std::move(slots);
   states_ = std::move(states);
   factors_.assign(terms_.size(), Factors{});
-  views_.assign(terms_.size(), ProjectView{});
   usage_.assign(terms_.size(), nullptr);
+  view_project_ = kNoProject;
   config_ = std::move(shared);
   ++generation_;
 }
@@ -251,7 +251,7 @@ void Engine::TrackStatesLocked(UnixTime now) {
   state_changes_.clear();
   for (std::size_t i = 0; i < terms_.size(); ++i) {
     const ProjectTerms& terms = terms_[i];
-    const ProjectView& view = ComputeViewLocked(i, now);
+    const ProjectView view = ComputeViewLocked(i, now);
     const ProjectStatus& status = view.status;
     const ProjectSpec& spec = config_->projects[i];
     const std::optional<ProjectState> before = states_[i];
@@ -325,7 +325,8 @@ UnixTime Engine::accounted_until() const {
   return accounted_until_;
 }
 
-const ProjectView& Engine::ComputeViewLocked(std::size_t project, UnixTime now) {
+// Computes the view, and keeps the factors a pass needs from it.
+ProjectView Engine::ComputeViewLocked(std::size_t project, UnixTime now) {
   const ProjectTerms& terms = terms_[project];
   ProjectView view;
   view.status = StatusOf(UsageLocked(project), terms, options_.zone, now);
@@ -358,8 +359,7 @@ const ProjectView& Engine::ComputeViewLocked(std::size_t project, UnixTime now) 
                                            .low_used = view.status.low_used,
                                        })
                           .factor;
-  views_[project] = view;
-  return views_[project];
+  return view;
 }
 
 void Engine::AtLocked(UnixTime now) {
@@ -376,17 +376,23 @@ const ProjectUsage* Engine::UsageLocked(std::size_t project) {
   return usage_[project];
 }
 
-const ProjectView& Engine::ViewLocked(std::size_t project, UnixTime now) {
+const Engine::Factors& Engine::FactorsLocked(std::size_t project, UnixTime now) {
   AtLocked(now);
-  if (factors_[project].generation != generation_) {
-    return ComputeViewLocked(project, now);
+  const Factors& factors = factors_[project];
+  if (factors.generation != generation_) {
+    ComputeViewLocked(project, now);
   }
-  return views_[project];
+  return factors;
 }
 
-const Engine::Factors& Engine::FactorsLocked(std::size_t project, UnixTime now) {
-  ViewLocked(project, now);
-  return factors_[project];
+const ProjectView& Engine::LastViewLocked(std::size_t project, UnixTime now) {
+  AtLocked(now);
+  if (project != view_project_ || generation_ != view_generation_) {
+    view_ = ComputeViewLocked(project, now);
+    view_project_ = project;
+    view_generation_ = generation_;
+  }
+  return view_;
 }
 
 std::optional<ProjectView> Engine::ProjectLocked(std::string_view account, UnixTime now) {
@@ -394,7 +400,7 @@ std::optional<ProjectView> Engine::ProjectLocked(std::string_view account, UnixT
   if (project == kNoProject) {
     return std::nullopt;
   }
-  return ViewLocked(project, now);
+  return LastViewLocked(project, now);
 }
 
 std::optional<AssociationView> Engine::Association(std::string_view account, std::string_view user,
@@ -404,8 +410,8 @@ std::optional<AssociationView> Engine::Association(std::string_view account, std
   if (project == kNoProject) {
     return std::nullopt;
   }
-  const ProjectView& view = ViewLocked(project, now);
-  const Factors& factors = factors_[project];
+  const ProjectView& view = LastViewLocked(project, now);
+  const Factors& factors = FactorsLocked(project, now);  // computed with the view
   AssociationView row{
       .project = view,
       .ranking = {.state = factors.state, .budgeted = factors.budgeted, .low = factors.low},
