@@ -260,6 +260,46 @@ BENCHMARK(BM_FairShare)
     ->ArgsProduct({{10, 100, 1'000, 10'000, 100'000}, {1, 10}})
     ->Unit(benchmark::kMillisecond);
 
+// The engine's share of a pass's publish step on the e2e site: for each
+// project its account's row, then each user's row, in assoc_mgr's order. The
+// rows through budget_engine_association (one call a row: Arg 1), or as the
+// plugin asked before (Arg 0): the view, the ranking and, for a user's row,
+// the usage, each by name. Items are rows.
+void BM_PublishRows(benchmark::State& state) {
+  Site& site = SiteOf(kSiteProjects, kSiteUsers);
+  const bool one_call = state.range(0) != 0;
+  budget_engine* engine = site.c_engine();
+  budget_error err;
+  UnixTime now = BenchNow();
+  auto row = [&](const char* account, const char* user) {
+    if (one_call) {
+      budget_association out;
+      benchmark::DoNotOptimize(budget_engine_association(engine, account, user, now, &out, &err));
+      return;
+    }
+    budget_project_view view;
+    budget_project_ranking ranking;
+    double usage = 0.0;
+    benchmark::DoNotOptimize(budget_engine_project(engine, account, now, &view, &err));
+    benchmark::DoNotOptimize(budget_engine_project_ranking(engine, account, now, &ranking, &err));
+    if (user != nullptr) {
+      benchmark::DoNotOptimize(budget_engine_user_usage(engine, account, user, &usage, &err));
+    }
+  };
+  for (auto _ : state) {
+    ++now;
+    budget_engine_advance(engine, now, &err);  // as the pass: the views are of a new instant
+    for (int p = 0; p < kSiteProjects; ++p) {
+      row(site.account(p).c_str(), nullptr);
+      for (int u = 0; u < kSiteUsers; ++u) {
+        row(site.account(p).c_str(), site.user(p, u).c_str());
+      }
+    }
+  }
+  PerItem(state, static_cast<std::int64_t>(kSiteProjects) * (1 + kSiteUsers));
+}
+BENCHMARK(BM_PublishRows)->ArgName("one_call")->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+
 // One accrual pass: J running jobs, each charged one minute (Engine::Accrue).
 void BM_AccruePass(benchmark::State& state) {
   Site& site = SiteOf(kSiteProjects, kSiteUsers);
