@@ -124,6 +124,8 @@ wait_for 90 "a pass that ranks every job from its association" grep -q "$pass_li
 scontrol setdebugflags -Priority
 scontrol setdebug info
 grep -o "pass ranked .*" "$ctld_log" | tail -1
+phases_line="pass outside the job write lock: usage decay [0-9]* usec, waiting for the lock [0-9]* usec, advance [0-9]* usec, publish [0-9]* usec"
+check "the pass logs where its time outside the job write lock went" grep -q "$phases_line" "$ctld_log"
 for p in ahead on behind; do
   id=${job[$p]}
   check "after a pass: squeue %Q of $id is sprio's PRIORITY, age aside" \
