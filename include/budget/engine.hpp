@@ -100,6 +100,9 @@ class Engine {
   // end; see admission.hpp). The first Advance of an engine only records the
   // states (logged at debug level).
   std::vector<ClosedMonth> Advance(UnixTime now);
+  // Writes the ledger as of `now` (SaveLedgerFile's steps). The snapshot is
+  // taken under the mutex; the file is written and fsynced after releasing
+  // it, so the other methods never wait for the disk.
   Status Save(UnixTime now);
   // When the loaded ledger was saved (0 when it was fresh).
   UnixTime accounted_until() const;
@@ -187,6 +190,9 @@ class Engine {
   static constexpr std::size_t kNoProject = static_cast<std::size_t>(-1);
 
   mutable std::mutex mutex_;
+  // One Save at a time (taken before mutex_, never after): its file steps
+  // run without mutex_.
+  std::mutex save_mutex_;
   EngineOptions options_;
   std::shared_ptr<const BudgetConfig> config_;
   std::vector<ProjectTerms> terms_;  // one per project of config_, same order

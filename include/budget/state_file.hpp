@@ -76,6 +76,9 @@ Result<DecodedLedger> DecodeLedger(std::string_view bytes);
 // A path of "/dev/null" writes nothing and succeeds. Errors name the file and
 // the system's reason: `cannot write /var/spool/budget.ledger.new: No space left on device`.
 Status SaveLedgerFile(const std::string& path, const Ledger& ledger, UnixTime saved_at);
+// The same steps for bytes EncodeLedger gave: a caller can take its snapshot
+// under its own lock and write it (fsyncs included) after releasing it.
+Status SaveEncodedLedgerFile(const std::string& path, const std::string& encoded);
 
 struct LoadedLedger {
   Ledger ledger;

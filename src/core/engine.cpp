@@ -309,12 +309,23 @@ Admission Engine::Admit(const AdmissionRequest& request, UnixTime now) {
 }
 
 Status Engine::Save(UnixTime now) {
-  std::lock_guard lock(mutex_);
-  if (options_.state_path.empty()) {
-    return Ok();
+  std::lock_guard saving(save_mutex_);
+  std::string path;
+  std::string encoded;
+  {
+    std::lock_guard lock(mutex_);
+    if (options_.state_path.empty()) {
+      return Ok();
+    }
+    path = options_.state_path;
+    encoded = EncodeLedger(ledger_, now);
   }
-  auto saved = SaveLedgerFile(options_.state_path, ledger_, now);
+  // Writing and fsyncing take milliseconds: without the mutex, so that
+  // slurmctld's threads that ask the engine under the job write lock (a
+  // submission's priority, a job's end) never wait for the disk.
+  Status saved = SaveEncodedLedgerFile(path, encoded);
   if (saved) {
+    std::lock_guard lock(mutex_);
     accounted_until_ = now;
   }
   return saved;

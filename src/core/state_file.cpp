@@ -599,8 +599,15 @@ Status SaveLedgerFile(const std::string& path, const Ledger& ledger, UnixTime sa
   if (path == kNullDevice) {
     return Ok();
   }
+  return SaveEncodedLedgerFile(path, EncodeLedger(ledger, saved_at));
+}
+
+Status SaveEncodedLedgerFile(const std::string& path, const std::string& encoded) {
+  if (path == kNullDevice) {
+    return Ok();
+  }
   const std::string staging = path + ".new";
-  if (Status written = WriteFileSynced(staging, EncodeLedger(ledger, saved_at)); !written.ok()) {
+  if (Status written = WriteFileSynced(staging, encoded); !written.ok()) {
     return written;
   }
   // A current file that is not a valid ledger (corrupt, or another program's)

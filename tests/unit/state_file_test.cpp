@@ -293,6 +293,19 @@ TEST_F(StateFileOnDisk, SaveThenLoadGivesTheSameLedger) {
   EXPECT_TRUE(loaded.value().warnings.empty());
 }
 
+// The engine encodes under its mutex and writes after releasing it: the file
+// must be the one SaveLedgerFile writes, with the same previous copy kept.
+TEST_F(StateFileOnDisk, SavingEncodedBytesIsSavingTheLedger) {
+  const Ledger ledger = RichLedger();
+  ASSERT_TRUE(SaveLedgerFile(path_, ledger, 1'000).ok());
+  const std::string by_ledger = ReadAll(path_);
+  ASSERT_TRUE(SaveEncodedLedgerFile(path_, EncodeLedger(ledger, 1'000)).ok());
+  EXPECT_EQ(ReadAll(path_), by_ledger);
+  EXPECT_EQ(ReadAll(path_ + ".old"), by_ledger);
+  EXPECT_FALSE(fs::exists(path_ + ".new"));
+  EXPECT_TRUE(SaveEncodedLedgerFile("/dev/null", by_ledger).ok());
+}
+
 TEST_F(StateFileOnDisk, SaveKeepsThePreviousCopyAsOld) {
   Ledger first;
   first.Record("chem", "alice", 1, PartitionRole::kBudgeted, 100);
