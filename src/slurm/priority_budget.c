@@ -421,9 +421,10 @@ static void _publish_usage(time_t now)
 	if (!root || !assoc_mgr_assoc_list)
 		return;
 
-	/* One engine call a row (the engine computed every project's view in
-	 * Advance); the loops below read whether a row is a project's from
-	 * the rankings kept here. */
+	/* One engine call a row (assoc_mgr lists an account's users right
+	 * after it, so the engine computes each project's view once); the
+	 * loops below read whether a row is a project's from the rankings
+	 * kept here. */
 	itr = list_iterator_create(assoc_mgr_assoc_list);
 	while ((assoc = list_next(itr))) {
 		budget_association row;
