@@ -3,10 +3,9 @@
 # local cluster, both on the same queue in the same run (docs/performance.md).
 #
 # Starts the cluster of tests/integration/lib/cluster.sh (munge, MariaDB, slurmdbd, slurmctld,
-# 4 slurmd), creates ACCOUNTS accounts (each with root and one user of its own), a budget.conf
-# with one project per account and past usage (sbudget ledger import, when sbudget is built),
-# keeps the 4 nodes busy with long jobs and queues JOBS pending jobs (one record each: pending
-# array tasks would share one). Then, for each plugin in turn, it restarts slurmctld with that
+# 4 slurmd) and builds the site of bench/lib/e2e_site.sh on it: ACCOUNTS accounts with one
+# budgeted project each and past usage in the ledger, the 4 nodes busy, JOBS pending jobs.
+# Then, for each plugin in turn, it restarts slurmctld with that
 # PriorityType on the same queue and measures:
 #   - the priority recalculation pass, from its usage decay to its last job write lock
 #     release: multifactor's from the decay thread's pow() call before its _apply_decay to
@@ -40,7 +39,7 @@
 # and symbol): where the scheduler cycles spend their time under each plugin.
 # BENCH_ORDER="budget multifactor" runs the plugins in that order (default: multifactor first),
 # to tell a difference between the plugins from one between the first and the second phase.
-# Run second, multifactor starts without the usage priority/budget published into Slurm's
+# multifactor always starts without the usage priority/budget published into Slurm's
 # association records (the assoc_usage state file is removed before it starts).
 # Stops every daemon and probe it started, also on failure.
 set -euo pipefail
@@ -62,6 +61,8 @@ repo=$(cd "$here/.." && pwd)
 source "$repo/tests/integration/lib/cluster.sh"
 # shellcheck source=../tests/integration/lib/budget_fixture.sh
 source "$repo/tests/integration/lib/budget_fixture.sh"
+# shellcheck source=lib/e2e_site.sh
+source "$here/lib/e2e_site.sh"
 
 if ((smoke)); then
   accounts=${BENCH_ACCOUNTS:-20} jobs=${BENCH_JOBS:-200} submit_timed=${BENCH_SUBMIT_TIMED:-20}
@@ -215,97 +216,6 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-# --- the site ----------------------------------------------------------------------------------
-account_name() { printf 'p%04d' "$1"; }
-
-make_budget_conf() {
-  local i
-  {
-    echo "# budget.conf of the e2e benchmark (bench/e2e.sh): one project per account"
-    echo "PartitionName=normal Role=budgeted GpuhPerNodeHour=4"
-    echo "PartitionName=debug Role=budgeted GpuhPerNodeHour=4"
-    echo "PartitionName=low Role=low GpuhPerNodeHour=4"
-    for ((i = 0; i < accounts; i++)); do
-      echo "Project=$(account_name "$i") Kind=large Credit=$((24000 + (i % 37) * 12000)) Start=$FIX_START PIs=pi$i@uni.example.ch StorageTB=1 StorageInodes=1000000"
-    done
-  } >"$work/budget.conf"
-}
-
-# Past usage: every earlier month at 30 % to 130 % of the project's monthly budget, and part
-# of the current month, so the projects spread over the behind and ahead bands.
-make_usage_csv() {
-  local i month pct credit
-  local -a pattern=(30 60 80 90 100 110 130 20 70 95)
-  {
-    echo "account,user,month,partition,gpu_hours"
-    for ((i = 0; i < accounts; i++)); do
-      credit=$((24000 + (i % 37) * 12000))
-      pct=${pattern[$((i % 10))]}
-      for month in $(_fixture_past_months); do
-        echo "$(account_name "$i"),$(printf 'u%04d' "$i"),$month,budgeted,$((credit / 12 * pct / 100))"
-      done
-      echo "$(account_name "$i"),$(printf 'u%04d' "$i"),$FIX_THIS,budgeted,$((credit / 12 * pct / 200))"
-    done
-  } >"$work/usage.csv"
-}
-
-# sacctmgr with many names at once: far faster than one call per account.
-make_accounts() {
-  local i names=() users=()
-  for ((i = 0; i < accounts; i++)); do
-    names+=("$(account_name "$i")")
-  done
-  local chunk=100 k list
-  for ((k = 0; k < accounts; k += chunk)); do
-    list=$(
-      IFS=,
-      echo "${names[*]:k:chunk}"
-    )
-    sacctmgr -i add account "$list" >/dev/null
-    sacctmgr -i add user root account="$list" >/dev/null
-  done
-  for ((i = 0; i < accounts; i++)); do
-    sacctmgr -i add user "$(printf 'u%04d' "$i")" account="$(account_name "$i")" >/dev/null
-  done
-  _lc_wait_for 60 "slurmctld to know every account" slurmctld \
-    bash -c "scontrol -o show assoc_mgr accounts=$(account_name $((accounts - 1))) users=root flags=assoc | grep -q 'UserName=root('"
-  users=$(sshare -a -h | wc -l)
-  say "$accounts accounts, $users sshare rows"
-}
-
-# One pending job: a whole node for an hour, in normal (90 %) or low, with a nice value in
-# 0..9999 drawn from a fixed hash of its number. Without it multifactor, which has no usage
-# history here, gives the 20,000 jobs about 130 distinct priorities and breaks the ties by job
-# id, so the scheduler's sort of its queue reads job records almost in memory order, which the
-# budget plugin's 1,500 levels do not: a difference in the scheduler cycles that no real queue
-# has (runs 5 and 6 in docs/performance.md). Both plugins get the same nice values.
-submit_one() {
-  local i=$1 part=normal
-  ((i % 10 == 9)) && part=low
-  sbatch --parsable -A "$(account_name $((i % accounts)))" -p "$part" -N1 --exclusive -t 60 \
-    --nice="$(nice_of "$i")" -o /dev/null --chdir="$work" --wrap true
-}
-
-# A fixed 0..9999 for job number $1: an integer hash (multiply, xor-shift), so that nice values
-# follow no pattern in submission order. BENCH_NICE=0 gives every job 0, as before run 6.
-nice_of() {
-  ((nice_spread)) || { echo 0; return; }
-  local h=$((($1 * 2654435761 + 1) & 0xffffffff))
-  h=$(((h ^ (h >> 15)) * 2246822519 & 0xffffffff))
-  echo $(((h ^ (h >> 13)) % 10000))
-}
-
-submit_range() {
-  local from=$1 to=$2 i
-  for ((i = from; i < to; i++)); do
-    submit_one "$i" >/dev/null || { sleep 1; submit_one "$i" >/dev/null; }
-  done
-}
-
-pending_count() {
-  squeue -h -t PD -o %i | wc -l
-}
-
 # --- measurements ------------------------------------------------------------------------------
 median() {
   sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "nan"; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
@@ -320,19 +230,6 @@ time_cmd() {
     t1=$(now_s)
     awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f\n", b - a }'
   done | median
-}
-
-sdiag_value() { # SECTION (main | backfill) LABEL ("Mean cycle", "Total cycles", ...)
-  sdiag | awk -v want="$1" -v label="$2" '
-    /^Main schedule statistics/ { s = "main" }
-    /^Backfilling stats/ { s = "backfill" }
-    /^(Latency for|Remote Procedure Call|Pending RPC)/ { s = "" }
-    s == want {
-      line = $0; sub(/^[ \t]+/, "", line)
-      if (index(line, label ":") == 1) {
-        sub(/^[^:]*:[ \t]*/, "", line); split(line, v, /[ \t]/); print v[1]; exit
-      }
-    }'
 }
 
 sdiag_rpc_us() { # MESSAGE_TYPE: slurmctld's mean time handling it since `sdiag -r` (usec)
@@ -365,28 +262,7 @@ wait_first_pass() { # PLUGIN SINCE_MONO
 phase() { # PLUGIN: multifactor | budget
   local plugin=$1 r="$work/$1.env"
   say "=== $plugin"
-  export PRIORITY_TYPE=priority/$plugin
-  export EXTRA_PLUGIN_DIR=$plugin_dir
-  # Log level verbose for both (log_flag lines are verbose). DebugFlags=Priority makes
-  # multifactor log every job of every pass: only the budget plugin, whose only Priority line
-  # in a pass is its timing, runs with it.
-  local extra="MaxJobCount=200000
-SlurmctldDebug=verbose
-PriorityParameters=budget_conf=$work/budget.conf"
-  [[ "$plugin" == budget ]] && extra+=$'\nDebugFlags=Priority'
-  export EXTRA_SLURM_CONF=$extra
-  cluster_stop_ctld
-  if [[ "$plugin" == multifactor && "${order[0]}" == budget ]]; then
-    # priority/budget's RawUsage (GPU-seconds) would be multifactor's usage history.
-    rm -f "$lc/spool/ctld/assoc_usage" "$lc/spool/ctld/assoc_usage.old"
-  fi
-  if [[ "$plugin" == budget && -x "$sbudget" && ! -f "$ledger" ]]; then
-    make_usage_csv
-    "$sbudget" ledger import --config "$work/budget.conf" --ledger "$ledger" "$work/usage.csv" \
-      >/dev/null
-    say "past usage imported into the ledger"
-  fi
-  : >"$ctld_log"
+  ctld_switch_to "$plugin"
   local since t0 t1 ids n pid
   since=$(mono_now)
   echo "${plugin}_start=$since" >>"$work/phases.env"
@@ -474,37 +350,8 @@ PriorityParameters=budget_conf=$work/budget.conf"
 
 # --- the run -----------------------------------------------------------------------------------
 t_start=$SECONDS
-fixture_dates
-make_budget_conf
 : >"$work/phases.env"
-export EXTRA_PLUGIN_DIR=$plugin_dir
-export EXTRA_SLURM_CONF="MaxJobCount=200000"
-FRESH=1 cluster_start
-make_accounts
-
-say "keeping the 4 nodes busy"
-for ((n = 0; n < 4; n++)); do
-  sbatch -Q -A "$(account_name "$n")" -p normal -N1 --exclusive -t 600 -o /dev/null \
-    --chdir="$work" --wrap 'sleep 36000' >/dev/null
-done
-_lc_wait_for 60 "the nodes to be busy" slurmctld \
-  bash -c '[[ $(squeue -h -t R -o %i | wc -l) -eq 4 ]]'
-
-say "queueing $jobs pending jobs ($submitters submitters)"
-t0=$SECONDS
-per=$(((jobs + submitters - 1) / submitters))
-pids=()
-for ((k = 0; k < submitters; k++)); do
-  from=$((submit_timed + k * per))
-  to=$((submit_timed + (k + 1) * per))
-  ((to > submit_timed + jobs)) && to=$((submit_timed + jobs))
-  submit_range "$from" "$to" &
-  pids+=($!)
-done
-for pid in "${pids[@]}"; do
-  wait "$pid"
-done
-say "$(pending_count) pending jobs after $((SECONDS - t0)) s"
+site_build
 
 tracing_start
 for plugin in "${order[@]}"; do
