@@ -1,0 +1,205 @@
+#!/usr/bin/env bash
+# backfill_ab.sh BUILD_DIR OUT_DIR [--smoke]: the backfill cycle under priority/budget and
+# priority/multifactor, in alternating phases on the site of bench/e2e.sh (docs/performance.md,
+# "The backfill cycle, phase by phase").
+#
+# bench/e2e.sh runs each plugin once; its backfill ratio moves from 1.01 to 1.65 between runs.
+# This script runs a plan of phases on one queue, each with a label, a plugin and options, so
+# that two phases of the same plugin give the noise (A/A) and phases of the two plugins the
+# difference (A/B). Each phase restarts slurmctld with its plugin, lets it settle SETTLE seconds
+# (the plugin's first pass), resets sdiag, and then over QUIET seconds records:
+#   - every backfill cycle's time (sdiag's "Last cycle", polled every 2 s) and the mean;
+#   - per thread of slurmctld: CPU time, time runnable but waiting for a CPU, and context
+#     switches (/proc/PID/task/*/schedstat and status);
+#   - the machine's CPU split, steal included (/proc/stat);
+#   - with perf: a profile of the backfill thread (2 kHz) and the annotated
+#     preempt_p_preemptable, the function where run 10 found the difference;
+#   - where the job records sit relative to cache lines (bench/job_layout.py): ruled out as
+#     the cause in run 17, kept as a factor to record.
+# A plan entry is "LABEL PLUGIN [from=LABEL] [slurm.conf line]": from=LABEL gives every pending
+# job the priority it had in phase LABEL (scontrol update, after SETTLE), so that a plugin can be
+# run on the other's queue order; a slurm.conf line such as PriorityCalcPeriod=1440 is appended
+# to slurm.conf for that phase only.
+# Writes OUT_DIR/backfill_ab.txt (one line a phase) and, per phase LABEL,
+# OUT_DIR/backfill_ab-LABEL-{priorities,threads,cpu,profile,annotate}.txt.
+#
+# Run it under the cluster lock, as every cluster user on this machine does:
+#   flock /tmp/budget-cluster.lock bench/backfill_ab.sh build/perf bench-results
+# Knobs (environment): BENCH_ACCOUNTS=500 BENCH_JOBS=20000 BENCH_QUIET=240 BENCH_SETTLE=70
+# BENCH_SUBMITTERS=4, AB_PLAN="mf1 multifactor;bu1 budget;mf2 multifactor;bu2 budget".
+# A phase's JobCompLoc=/tmp/p... line (unused under jobcomp/none) moves the job records in memory:
+# its length shifts what slurmctld allocates before it reads its job state.
+# --smoke sets 20 accounts, 200 jobs, QUIET 35 and SETTLE 20 (checks that it runs).
+# Stops every daemon it started, also on failure.
+set -euo pipefail
+
+usage() {
+  echo "usage: backfill_ab.sh BUILD_DIR OUT_DIR [--smoke]" >&2
+  exit 2
+}
+[[ $# -ge 2 ]] || usage
+build=$(cd "$1" && pwd) || usage
+mkdir -p "$2"
+out=$(cd "$2" && pwd)
+smoke=0
+[[ "${3:-}" == --smoke ]] && smoke=1
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(cd "$here/.." && pwd)
+# shellcheck source=../tests/integration/lib/cluster.sh
+source "$repo/tests/integration/lib/cluster.sh"
+# shellcheck source=../tests/integration/lib/budget_fixture.sh
+source "$repo/tests/integration/lib/budget_fixture.sh"
+# shellcheck source=lib/e2e_site.sh
+source "$here/lib/e2e_site.sh"
+
+if ((smoke)); then
+  accounts=${BENCH_ACCOUNTS:-20} jobs=${BENCH_JOBS:-200}
+  quiet=${BENCH_QUIET:-35} settle=${BENCH_SETTLE:-20}
+else
+  accounts=${BENCH_ACCOUNTS:-500} jobs=${BENCH_JOBS:-20000}
+  quiet=${BENCH_QUIET:-240} settle=${BENCH_SETTLE:-70}
+fi
+submitters=${BENCH_SUBMITTERS:-4}
+submit_timed=0 nice_spread=1
+IFS=';' read -r -a plan <<<"${AB_PLAN:-mf1 multifactor;bu1 budget;mf2 multifactor;bu2 budget}"
+
+plugin_dir=$build/src/slurm
+[[ -f "$plugin_dir/priority_budget.so" ]] || {
+  echo "backfill_ab.sh: no $plugin_dir/priority_budget.so: configure with -DBUDGET_BUILD_PLUGIN=ON" >&2
+  exit 1
+}
+sbudget=$build/src/cli/sbudget
+lc=${BUDGET_LC:-/tmp/budget-lc}
+ledger=$lc/spool/ctld/budget_ledger
+work=$(mktemp -d /tmp/budget-bench-ab.XXXXXX)
+chmod 755 "$work"
+has_perf=0
+command -v perf >/dev/null && has_perf=1
+
+say() { printf '[backfill_ab] %s\n' "$*" >&2; }
+
+cleanup() {
+  cluster_stop
+  rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# One line a thread of process PID: tid, name, then from schedstat the nanoseconds on a CPU,
+# the nanoseconds runnable but waiting for one and the time slices, then the voluntary and
+# involuntary context switches.
+thread_snapshot() { # PID
+  local t
+  for t in /proc/"$1"/task/*; do
+    printf '%s %s %s %s %s\n' "${t##*/}" "$(cat "$t/comm")" "$(cat "$t/schedstat")" \
+      "$(awk '/^voluntary_ctxt_switches/ { print $2 }' "$t/status")" \
+      "$(awk '/^nonvoluntary_ctxt_switches/ { print $2 }' "$t/status")"
+  done 2>/dev/null
+}
+
+# What each thread did between two snapshots, busiest first: tid, name, milliseconds on a CPU,
+# milliseconds waiting for one, time slices, voluntary and involuntary context switches.
+thread_delta() { # BEFORE AFTER
+  echo "# tid name cpu_ms runq_wait_ms slices voluntary_cs involuntary_cs"
+  join <(sort "$1") <(sort "$2") |
+    awk '{ printf "%s %s %.1f %.1f %d %d %d\n", $1, $2, ($9 - $3) / 1e6, ($10 - $4) / 1e6,
+             $11 - $5, $12 - $6, $13 - $7 }' |
+    sort -k3,3 -g -r | column -t
+}
+
+# The machine's CPU split between two /proc/stat "cpu" lines.
+cpu_delta() { # BEFORE AFTER
+  paste "$1" "$2" | awk '{
+    n = NF / 2; total = 0
+    for (i = 2; i <= n; i++) { d[i] = $(i + n) - $i; total += d[i] }
+    printf "user %.1f%% system %.1f%% idle %.1f%% steal %.1f%%\n",
+      100 * (d[2] + d[3]) / total, 100 * d[4] / total, 100 * d[5] / total, 100 * d[9] / total
+  }'
+}
+
+# Every pending job gets the priority it had in phase FROM.
+transplant_priorities() { # FROM
+  say "every pending job gets its priority of phase $1"
+  # shellcheck disable=SC2016  # $0 and $1 are the inner sh's: a job id and its priority
+  awk '$2 > 0 { print $1, $2 }' "$out/backfill_ab-$1-priorities.txt" |
+    xargs -P 4 -n 2 sh -c 'scontrol update jobid="$0" priority="$1"'
+}
+
+ab_phase() { # LABEL PLUGIN [OPTIONS...]
+  local label=$1 plugin=$2 from="" more="" option
+  shift 2
+  for option in "$@"; do
+    case "$option" in
+      from=*) from=${option#from=} ;;
+      *) more+="${more:+$'\n'}$option" ;;
+    esac
+  done
+  [[ "$plugin" == budget || "$plugin" == multifactor ]] || {
+    echo "backfill_ab.sh: phase $label: plugin \"$plugin\" is neither budget nor multifactor" >&2
+    exit 2
+  }
+  say "=== $label: priority/$plugin${from:+, the priorities of $from}${more:+, $more}"
+  ctld_switch_to "$plugin" "$more"
+  cluster_start_ctld
+  sleep "$settle"
+  [[ -n "$from" ]] && transplant_priorities "$from"
+  squeue -h -t PD -o "%i %Q %P" >"$out/backfill_ab-$label-priorities.txt"
+
+  local pid bf_tid perf_pid="" prefix="$out/backfill_ab-$label"
+  pid=$(_lc_pid slurmctld)
+  bf_tid=$(ps -L -o tid=,comm= -p "$pid" | awk '$2 == "bckfl" { print $1; exit }')
+  sdiag -r >/dev/null
+  thread_snapshot "$pid" >"$work/threads0"
+  grep '^cpu ' /proc/stat >"$work/stat0"
+  if ((has_perf)) && [[ -n "$bf_tid" ]]; then
+    perf record -q -F 2000 -t "$bf_tid" -o "$work/bf.perf" -- sleep "$quiet" >/dev/null 2>&1 &
+    perf_pid=$!
+  fi
+
+  local end=$((SECONDS + quiet)) seen="" total
+  : >"$work/cycles"
+  while ((SECONDS < end)); do
+    total=$(sdiag_value backfill "Total cycles")
+    if [[ -n "$total" && "$total" != 0 && "$total" != "$seen" ]]; then
+      sdiag_value backfill "Last cycle" >>"$work/cycles"
+      seen=$total
+    fi
+    sleep 2
+  done
+
+  [[ -n "$perf_pid" ]] && { wait "$perf_pid" || true; }
+  thread_snapshot "$pid" >"$work/threads1"
+  grep '^cpu ' /proc/stat >"$work/stat1"
+  thread_delta "$work/threads0" "$work/threads1" >"$prefix-threads.txt"
+  cpu_delta "$work/stat0" "$work/stat1" >"$prefix-cpu.txt"
+  if [[ -n "$perf_pid" ]]; then
+    perf report -i "$work/bf.perf" --stdio --no-children --sort dso,symbol --percent-limit 0.7 \
+      2>/dev/null >"$prefix-profile.txt" || true
+    perf annotate -i "$work/bf.perf" --stdio -s preempt_p_preemptable 2>/dev/null \
+      >"$prefix-annotate.txt" || true
+  fi
+  local bf_cpu layout
+  bf_cpu=$(awk '$2 == "bckfl" { print $3 }' "$prefix-threads.txt")
+  layout=$(python3 "$here/job_layout.py" "$pid" 2>/dev/null || echo "job layout unknown")
+  printf '%s plugin=%s backfill_mean_us=%s cycles=%s depth=%s main_mean_us=%s bckfl_cpu_ms=%s %s cpu="%s" per_cycle_us=%s\n' \
+    "$label" "$plugin" "$(sdiag_value backfill "Mean cycle")" \
+    "$(sdiag_value backfill "Total cycles")" "$(sdiag_value backfill "Depth Mean")" \
+    "$(sdiag_value main "Mean cycle")" "${bf_cpu:-?}" "$layout" "$(cat "$prefix-cpu.txt")" \
+    "$(paste -sd, "$work/cycles")" | tee -a "$out/backfill_ab.txt" >&2
+}
+
+# --- the run -----------------------------------------------------------------------------------
+t_start=$SECONDS
+site_build
+: >"$out/backfill_ab.txt"
+for entry in "${plan[@]}"; do
+  read -r -a words <<<"$entry"
+  ((${#words[@]} >= 2)) || {
+    echo "backfill_ab.sh: plan entry \"$entry\" is not LABEL PLUGIN [OPTIONS]" >&2
+    exit 2
+  }
+  ab_phase "${words[@]}"
+done
+say "done in $((SECONDS - t_start)) s: $out/backfill_ab.txt"
