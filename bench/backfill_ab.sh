@@ -33,17 +33,6 @@
 # Stops every daemon it started, also on failure.
 set -euo pipefail
 
-usage() {
-  echo "usage: backfill_ab.sh BUILD_DIR OUT_DIR [--smoke]" >&2
-  exit 2
-}
-[[ $# -ge 2 ]] || usage
-build=$(cd "$1" && pwd) || usage
-mkdir -p "$2"
-out=$(cd "$2" && pwd)
-smoke=0
-[[ "${3:-}" == --smoke ]] && smoke=1
-
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/.." && pwd)
 # shellcheck source=../tests/integration/lib/cluster.sh
@@ -52,6 +41,7 @@ source "$repo/tests/integration/lib/cluster.sh"
 source "$repo/tests/integration/lib/budget_fixture.sh"
 # shellcheck source=lib/e2e_site.sh
 source "$here/lib/e2e_site.sh"
+site_init backfill_ab.sh ab "$@"
 
 if ((smoke)); then
   accounts=${BENCH_ACCOUNTS:-20} jobs=${BENCH_JOBS:-200}
@@ -64,16 +54,6 @@ submitters=${BENCH_SUBMITTERS:-4}
 submit_timed=0 nice_spread=1
 IFS=';' read -r -a plan <<<"${AB_PLAN:-mf1 multifactor;bu1 budget;mf2 multifactor;bu2 budget}"
 
-plugin_dir=$build/src/slurm
-[[ -f "$plugin_dir/priority_budget.so" ]] || {
-  echo "backfill_ab.sh: no $plugin_dir/priority_budget.so: configure with -DBUDGET_BUILD_PLUGIN=ON" >&2
-  exit 1
-}
-sbudget=$build/src/cli/sbudget
-lc=${BUDGET_LC:-/tmp/budget-lc}
-ledger=$lc/spool/ctld/budget_ledger
-work=$(mktemp -d /tmp/budget-bench-ab.XXXXXX)
-chmod 755 "$work"
 has_perf=0
 command -v perf >/dev/null && has_perf=1
 

@@ -39,21 +39,10 @@
 # and symbol): where the scheduler cycles spend their time under each plugin.
 # BENCH_ORDER="budget multifactor" runs the plugins in that order (default: multifactor first),
 # to tell a difference between the plugins from one between the first and the second phase.
-# multifactor always starts without the usage priority/budget published into Slurm's
+# Run second, multifactor starts without the usage priority/budget published into Slurm's
 # association records (the assoc_usage state file is removed before it starts).
 # Stops every daemon and probe it started, also on failure.
 set -euo pipefail
-
-usage() {
-  echo "usage: e2e.sh BUILD_DIR OUT_DIR [--smoke]" >&2
-  exit 2
-}
-[[ $# -ge 2 ]] || usage
-build=$(cd "$1" && pwd) || usage
-mkdir -p "$2"
-out=$(cd "$2" && pwd)
-smoke=0
-[[ "${3:-}" == --smoke ]] && smoke=1
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/.." && pwd)
@@ -63,6 +52,14 @@ source "$repo/tests/integration/lib/cluster.sh"
 source "$repo/tests/integration/lib/budget_fixture.sh"
 # shellcheck source=lib/e2e_site.sh
 source "$here/lib/e2e_site.sh"
+
+read -r -a order <<<"${BENCH_ORDER:-multifactor budget}"
+[[ "${order[*]}" == "multifactor budget" || "${order[*]}" == "budget multifactor" ]] || {
+  echo "e2e.sh: BENCH_ORDER must be \"multifactor budget\" or \"budget multifactor\"" >&2
+  exit 2
+}
+site_init e2e.sh e2e "$@"
+ctld_log=$lc/log/slurmctld.log
 
 if ((smoke)); then
   accounts=${BENCH_ACCOUNTS:-20} jobs=${BENCH_JOBS:-200} submit_timed=${BENCH_SUBMIT_TIMED:-20}
@@ -75,23 +72,6 @@ submitters=${BENCH_SUBMITTERS:-4}
 profile=${BENCH_PROFILE:-0} profile_s=${BENCH_PROFILE_S:-70}
 profile_ctld=${BENCH_PROFILE_CTLD:-0}
 nice_spread=${BENCH_NICE:-1}
-read -r -a order <<<"${BENCH_ORDER:-multifactor budget}"
-[[ "${order[*]}" == "multifactor budget" || "${order[*]}" == "budget multifactor" ]] || {
-  echo "e2e.sh: BENCH_ORDER must be \"multifactor budget\" or \"budget multifactor\"" >&2
-  exit 2
-}
-
-plugin_dir=$build/src/slurm
-[[ -f "$plugin_dir/priority_budget.so" ]] || {
-  echo "e2e.sh: no $plugin_dir/priority_budget.so: configure with -DBUDGET_BUILD_PLUGIN=ON" >&2
-  exit 1
-}
-sbudget=$build/src/cli/sbudget
-lc=${BUDGET_LC:-/tmp/budget-lc}
-ledger=$lc/spool/ctld/budget_ledger
-ctld_log=$lc/log/slurmctld.log
-work=$(mktemp -d /tmp/budget-bench-e2e.XXXXXX)
-chmod 755 "$work"
 
 say() { printf '[e2e] %s\n' "$*" >&2; }
 

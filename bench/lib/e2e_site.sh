@@ -7,9 +7,35 @@
 # pending jobs (one record each: pending array tasks would share one), and slurmctld restarted
 # with one priority plugin or the other on that same queue.
 #
-# The sourcing script sets: accounts, jobs, submit_timed (job numbers below it are left to the
-# script's own timed submissions), submitters, nice_spread (0: every job nice 0), work (a
-# directory slurmctld can read), plugin_dir, sbudget, lc, ledger, and defines say().
+# The sourcing script calls site_init first, then sets accounts, jobs, submit_timed (job numbers
+# below it are left to the script's own timed submissions), submitters, nice_spread (0: every
+# job nice 0), and defines say().
+
+# The command line both scripts take, BUILD_DIR OUT_DIR [--smoke], and what follows from it:
+# sets build, out, smoke, plugin_dir, sbudget, lc, ledger and work (a fresh directory slurmctld
+# can read, /tmp/budget-bench-TAG.*; the caller removes it).
+site_init() { # SCRIPT TAG ARGS...
+  local script=$1 tag=$2
+  shift 2
+  [[ $# -ge 2 ]] && build=$(cd "$1" && pwd) || {
+    echo "usage: $script BUILD_DIR OUT_DIR [--smoke]" >&2
+    exit 2
+  }
+  mkdir -p "$2"
+  out=$(cd "$2" && pwd)
+  smoke=0
+  [[ "${3:-}" == --smoke ]] && smoke=1
+  plugin_dir=$build/src/slurm
+  [[ -f "$plugin_dir/priority_budget.so" ]] || {
+    echo "$script: no $plugin_dir/priority_budget.so: configure with -DBUDGET_BUILD_PLUGIN=ON" >&2
+    exit 1
+  }
+  sbudget=$build/src/cli/sbudget
+  lc=${BUDGET_LC:-/tmp/budget-lc}
+  ledger=$lc/spool/ctld/budget_ledger
+  work=$(mktemp -d "/tmp/budget-bench-$tag.XXXXXX")
+  chmod 755 "$work"
+}
 
 account_name() { printf 'p%04d' "$1"; }
 
@@ -154,8 +180,9 @@ site_build() {
 # appended to its slurm.conf; the caller starts it (cluster_start_ctld). Log level verbose for
 # both (log_flag lines are verbose). DebugFlags=Priority makes multifactor log every job of every
 # pass: only the budget plugin, whose only Priority line in a pass is its timing, runs with it.
-# multifactor starts without priority/budget's RawUsage (GPU-seconds) as its usage history;
-# priority/budget finds the past usage in its ledger.
+# Once priority/budget has run on the site (its ledger exists), multifactor starts without the
+# RawUsage (GPU-seconds) it published as its usage history; priority/budget finds the past usage
+# in its ledger.
 ctld_switch_to() { # PLUGIN [MORE]
   local plugin=$1 more=${2:-}
   export PRIORITY_TYPE=priority/$plugin
@@ -167,7 +194,7 @@ PriorityParameters=budget_conf=$work/budget.conf"
   [[ -n "$more" ]] && EXTRA_SLURM_CONF+=$'\n'"$more"
   export EXTRA_SLURM_CONF
   cluster_stop_ctld
-  if [[ "$plugin" == multifactor ]]; then
+  if [[ "$plugin" == multifactor && -f "$ledger" ]]; then
     rm -f "$lc/spool/ctld/assoc_usage" "$lc/spool/ctld/assoc_usage.old"
   fi
   if [[ "$plugin" == budget && -x "$sbudget" && ! -f "$ledger" ]]; then
