@@ -8,7 +8,9 @@
 # that two phases of the same plugin give the noise (A/A) and phases of the two plugins the
 # difference (A/B). Each phase restarts slurmctld with its plugin, lets it settle SETTLE seconds
 # (the plugin's first pass), resets sdiag, and then over QUIET seconds records:
-#   - every backfill cycle's time (sdiag's "Last cycle", polled every 2 s) and the mean;
+#   - every backfill cycle's time and start (sdiag's "Last cycle" and "Last cycle when", polled
+#     every 2 s), the mean, and how long after the plugin's last pass each cycle began (the
+#     pass times from its thread's CPU time, sampled every 0.2 s);
 #   - per thread of slurmctld: CPU time, time runnable but waiting for a CPU, and context
 #     switches (/proc/PID/task/*/schedstat and status);
 #   - the machine's CPU split, steal included (/proc/stat);
@@ -21,7 +23,7 @@
 # run on the other's queue order; a slurm.conf line such as PriorityCalcPeriod=1440 is appended
 # to slurm.conf for that phase only.
 # Writes OUT_DIR/backfill_ab.txt (one line a phase) and, per phase LABEL,
-# OUT_DIR/backfill_ab-LABEL-{priorities,threads,cpu,profile,annotate}.txt.
+# OUT_DIR/backfill_ab-LABEL-{priorities,threads,cpu,profile,annotate,cycles,passes}.txt.
 #
 # Run it under the cluster lock, as every cluster user on this machine does:
 #   flock /tmp/budget-cluster.lock bench/backfill_ab.sh build/perf bench-results
@@ -99,6 +101,32 @@ cpu_delta() { # BEFORE AFTER
   }'
 }
 
+# When the priority plugin's thread (multifactor's decay, priority/budget's budget) ran a pass:
+# its CPU time sampled every 0.2 s; a sample that grew by more than 0.3 ms after one that did not
+# prints the wall-clock second of that sample. Runs until killed.
+pass_watch() { # PID TID
+  local stat=/proc/$1/task/$2/schedstat cpu last="" busy=0
+  while read -r cpu _ <"$stat"; do
+    if [[ -n "$last" ]] && ((cpu - last > 300000)); then
+      ((busy)) || echo "${EPOCHREALTIME%.*}"
+      busy=1
+    else
+      busy=0
+    fi
+    last=$cpu
+    sleep 0.2
+  done 2>/dev/null
+}
+
+# Each cycle of CYCLES ("microseconds start_epoch") as microseconds@seconds since the last pass
+# of PASSES that began before it (? when none did).
+cycles_since_pass() { # CYCLES PASSES
+  awk -v passes="$(paste -sd' ' "$2")" 'BEGIN { n = split(passes, pass, " ") }
+       { since = "?"
+         for (i = 1; i <= n; i++) if (pass[i] <= $2) since = $2 - pass[i]
+         printf "%s%s@%s", (NR > 1 ? "," : ""), $1, since }' "$1"
+}
+
 # Every pending job gets the priority it had in phase FROM.
 transplant_priorities() { # FROM
   say "every pending job gets its priority of phase $1"
@@ -127,9 +155,11 @@ ab_phase() { # LABEL PLUGIN [OPTIONS...]
   [[ -n "$from" ]] && transplant_priorities "$from"
   squeue -h -t PD -o "%i %Q %P" >"$out/backfill_ab-$label-priorities.txt"
 
-  local pid bf_tid perf_pid="" prefix="$out/backfill_ab-$label"
+  local pid bf_tid prio_tid watch_pid="" perf_pid="" prefix="$out/backfill_ab-$label"
   pid=$(_lc_pid slurmctld)
   bf_tid=$(ps -L -o tid=,comm= -p "$pid" | awk '$2 == "bckfl" { print $1; exit }')
+  prio_tid=$(ps -L -o tid=,comm= -p "$pid" |
+    awk '$2 == "decay" || $2 == "budget" { print $1; exit }')
   sdiag -r >/dev/null
   thread_snapshot "$pid" >"$work/threads0"
   grep '^cpu ' /proc/stat >"$work/stat0"
@@ -138,18 +168,27 @@ ab_phase() { # LABEL PLUGIN [OPTIONS...]
     perf_pid=$!
   fi
 
+  : >"$work/passes"
+  if [[ -n "$prio_tid" ]]; then
+    pass_watch "$pid" "$prio_tid" >"$work/passes" &
+    watch_pid=$!
+  fi
   local end=$((SECONDS + quiet)) seen="" total
   : >"$work/cycles"
   while ((SECONDS < end)); do
     total=$(sdiag_value backfill "Total cycles")
     if [[ -n "$total" && "$total" != 0 && "$total" != "$seen" ]]; then
-      sdiag_value backfill "Last cycle" >>"$work/cycles"
+      echo "$(sdiag_value backfill "Last cycle") $(sdiag | sed -n 's/^[[:space:]]*Last cycle when:.*(\([0-9]*\))$/\1/p')" \
+        >>"$work/cycles"
       seen=$total
     fi
     sleep 2
   done
 
   [[ -n "$perf_pid" ]] && { wait "$perf_pid" || true; }
+  [[ -n "$watch_pid" ]] && { kill "$watch_pid" 2>/dev/null; wait "$watch_pid" || true; }
+  cp "$work/cycles" "$prefix-cycles.txt"
+  cp "$work/passes" "$prefix-passes.txt"
   thread_snapshot "$pid" >"$work/threads1"
   grep '^cpu ' /proc/stat >"$work/stat1"
   thread_delta "$work/threads0" "$work/threads1" >"$prefix-threads.txt"
@@ -163,11 +202,14 @@ ab_phase() { # LABEL PLUGIN [OPTIONS...]
   local bf_cpu layout
   bf_cpu=$(awk '$2 == "bckfl" { print $3 }' "$prefix-threads.txt")
   layout=$(python3 "$here/job_layout.py" "$pid" 2>/dev/null || echo "job layout unknown")
-  printf '%s plugin=%s backfill_mean_us=%s cycles=%s depth=%s main_mean_us=%s bckfl_cpu_ms=%s %s cpu="%s" per_cycle_us=%s\n' \
+  printf '%s plugin=%s backfill_mean_us=%s cycles=%s depth=%s try_depth=%s main_mean_us=%s bckfl_cpu_ms=%s bckfl_voluntary_cs=%s passes=%s %s cpu="%s" per_cycle_us_at_s_after_pass=%s\n' \
     "$label" "$plugin" "$(sdiag_value backfill "Mean cycle")" \
     "$(sdiag_value backfill "Total cycles")" "$(sdiag_value backfill "Depth Mean")" \
-    "$(sdiag_value main "Mean cycle")" "${bf_cpu:-?}" "$layout" "$(cat "$prefix-cpu.txt")" \
-    "$(paste -sd, "$work/cycles")" | tee -a "$out/backfill_ab.txt" >&2
+    "$(sdiag_value backfill "Depth Mean (try depth)")" \
+    "$(sdiag_value main "Mean cycle")" "${bf_cpu:-?}" \
+    "$(awk '$2 == "bckfl" { print $6 }' "$prefix-threads.txt")" "$(wc -l <"$work/passes")" \
+    "$layout" "$(cat "$prefix-cpu.txt")" \
+    "$(cycles_since_pass "$work/cycles" "$work/passes")" | tee -a "$out/backfill_ab.txt" >&2
 }
 
 # --- the run -----------------------------------------------------------------------------------
