@@ -41,6 +41,14 @@
 # to tell a difference between the plugins from one between the first and the second phase.
 # Run second, multifactor starts without the usage priority/budget published into Slurm's
 # association records (the assoc_usage state file is removed before it starts).
+# BENCH_CONF_MULTIFACTOR and BENCH_CONF_BUDGET: a slurm.conf line for that plugin's phase only.
+# Where slurmctld's job records start relative to cache lines follows the length of its
+# slurm.conf strings (docs/performance.md, "The backfill cycle, phase by phase"), and one of the
+# two layouts makes backfill's preemption walk slower whichever the plugin. The default
+# BENCH_CONF_BUDGET=JobCompLoc=/tmp/pppppppppppppppp (unused under jobcomp/none) puts
+# priority/budget's records where multifactor's fall without it; each phase's layout
+# (bench/job_layout.py) is in the report, which says when the two differ. BENCH_CONF_BUDGET=
+# (empty) runs the plugins on the layouts their PriorityType lines alone give (runs 1 to 14).
 # Stops every daemon and probe it started, also on failure.
 set -euo pipefail
 
@@ -71,6 +79,8 @@ fi
 submitters=${BENCH_SUBMITTERS:-4}
 profile=${BENCH_PROFILE:-0} profile_s=${BENCH_PROFILE_S:-70}
 profile_ctld=${BENCH_PROFILE_CTLD:-0}
+declare -A conf_line=([multifactor]=${BENCH_CONF_MULTIFACTOR:-}
+  [budget]=${BENCH_CONF_BUDGET-JobCompLoc=/tmp/pppppppppppppppp})
 nice_spread=${BENCH_NICE:-1}
 
 say() { printf '[e2e] %s\n' "$*" >&2; }
@@ -242,13 +252,17 @@ wait_first_pass() { # PLUGIN SINCE_MONO
 phase() { # PLUGIN: multifactor | budget
   local plugin=$1 r="$work/$1.env"
   say "=== $plugin"
-  ctld_switch_to "$plugin"
+  ctld_switch_to "$plugin" "${conf_line[$plugin]}"
   local since t0 t1 ids n pid
   since=$(mono_now)
   echo "${plugin}_start=$since" >>"$work/phases.env"
   cluster_start_ctld
   wait_first_pass "$plugin" "$since" || true
   echo "pending=$(pending_count)" >"$r"
+  # Where the job records start, before the timed submissions add records of their own.
+  python3 "$here/job_layout.py" "$(_lc_pid slurmctld)" 2>/dev/null | tr ' ' '\n' |
+    sed -n 's/^start_mod_64=/job_start_mod_64=/p; s/^walked_lines_per_record=/job_walked_lines=/p' \
+      >>"$r" || true
 
   # sbatch throughput, then the queue back to what it was. sdiag gives the controller's own
   # time for each submission, without the client and the network around it.
@@ -310,14 +324,16 @@ phase() { # PLUGIN: multifactor | budget
 
   # The clients' wall time, and the controller's own time answering them (sdiag).
   sdiag -r >/dev/null
-  echo "sprio_lines=$(sprio -l -h | wc -l)" >>"$r"
-  echo "sprio_s=$(time_cmd sprio -l)" >>"$r"
-  echo "sshare_lines=$(sshare -a -l -h | wc -l)" >>"$r"
-  echo "sshare_s=$(time_cmd sshare -a -l)" >>"$r"
-  echo "rpc_sprio_us=$(sdiag_rpc_us REQUEST_PRIORITY_FACTORS)" >>"$r"
-  echo "rpc_sshare_us=$(sdiag_rpc_us REQUEST_SHARE_INFO)" >>"$r"
   pid=$(_lc_pid slurmctld)
-  echo "rss_kib=$(awk '/^VmRSS:/ { print $2 }' "/proc/$pid/status")" >>"$r"
+  {
+    echo "sprio_lines=$(sprio -l -h | wc -l)"
+    echo "sprio_s=$(time_cmd sprio -l)"
+    echo "sshare_lines=$(sshare -a -l -h | wc -l)"
+    echo "sshare_s=$(time_cmd sshare -a -l)"
+    echo "rpc_sprio_us=$(sdiag_rpc_us REQUEST_PRIORITY_FACTORS)"
+    echo "rpc_sshare_us=$(sdiag_rpc_us REQUEST_SHARE_INFO)"
+    echo "rss_kib=$(awk '/^VmRSS:/ { print $2 }' "/proc/$pid/status")"
+  } >>"$r"
   if [[ "$plugin" == budget ]]; then
     grep -o "priority/budget: pass ranked [0-9]* jobs in [0-9]* usec, job write lock held [0-9]* usec (longest hold [0-9]* usec), ledger saved in [0-9]* usec, [0-9]* ranked by name" \
       "$ctld_log" | awk '{ print $4, $7, $13, $22, $24 }' >"$work/budget_passes.txt" || true

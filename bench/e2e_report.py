@@ -226,6 +226,8 @@ def main():
             r["sdiag_%s_max_ms" % key] = us / 1e3 if us is not None else None
             r["sdiag_%s_cycles" % key] = number(env.get("sdiag_%s_cycles" % key))
             r["sdiag_%s_depth" % key] = number(env.get("sdiag_%s_depth" % key))
+        r["job_start_mod_64"] = env.get("job_start_mod_64")
+        r["job_walked_lines"] = number(env.get("job_walked_lines"))
         queue = read_queue(os.path.join(args.work, plugin + "-queue.txt"))
         r["queue_sort_comparisons"] = merge_sort_comparisons(queue) if queue else None
         rss = number(env.get("rss_kib"))
@@ -327,6 +329,14 @@ def main():
         "id order) takes %s comparisons under multifactor and %s under budget."
         % (cell(mf["queue_sort_comparisons"], "%.0f"), cell(bu["queue_sort_comparisons"], "%.0f")),
     ]
+    layouts = [(r.get("job_start_mod_64"), r.get("job_walked_lines")) for r in (mf, bu)]
+    notes.append(
+        "Job records (bench/job_layout.py): start offsets mod 64 %s and %s, %s and %s cache lines "
+        "of each record read by the preemption walk, multifactor and budget%s."
+        % (layouts[0][0] or "n/a", layouts[1][0] or "n/a", cell(layouts[0][1], "%.2f"),
+           cell(layouts[1][1], "%.2f"),
+           "" if layouts[0][1] is not None and layouts[0][1] == layouts[1][1] else
+           ": the two layouts differ, so the backfill line compares layouts as well as plugins"))
     if args.smoke:
         notes.append("Smoke run: it checks that every measurement runs; its numbers mean little.")
     with open(os.path.join(args.out, "e2e.md"), "w") as f:
