@@ -16,8 +16,8 @@
 #   - the machine's CPU split, steal included (/proc/stat);
 #   - with perf: a profile of the backfill thread (2 kHz) and the annotated
 #     preempt_p_preemptable, the function where run 10 found the difference;
-#   - where the job records sit relative to cache lines (bench/job_layout.py): ruled out as
-#     the cause in run 17, kept as a factor to record.
+#   - where the job records sit relative to cache lines (bench/job_layout.py): the layout with
+#     the records 32 bytes past a line slows the walk under either plugin (A/B runs 5 to 7).
 # A plan entry is "LABEL PLUGIN [from=LABEL] [slurm.conf line]": from=LABEL gives every pending
 # job the priority it had in phase LABEL (scontrol update, after SETTLE), so that a plugin can be
 # run on the other's queue order; a slurm.conf line such as PriorityCalcPeriod=1440 is appended

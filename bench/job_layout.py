@@ -11,9 +11,10 @@ het_job_list and job_id (_add_preemptable_job), job_state (job_overlap_and_runni
 cons_tres) and part_ptr (preempt_p_preemptable). The offsets are those of Slurm
 22.05.8's job_record_t on x86-64 (bench/e2e.sh's target).
 
-Why it matters: backfill walks all of job_list once for every job it tests, so the
-lines a record's fields span set the size of each walk (docs/performance.md,
-"The backfill cycle, phase by phase").
+Why it matters: backfill walks all of job_list once for every job it tests, and the
+walk is slower with the records at one offset than at another, under either priority
+plugin (docs/performance.md, "A/B runs 5 to 7"); bench/e2e.sh records the layout of
+each phase with this script.
 """
 import collections
 import os
