@@ -16,7 +16,9 @@
 #     from uprobes on slurmctld's lock_slurmctld (return) and unlock_slurmctld (entry), both
 #     plugins alike: the total per pass and the longest single hold;
 #   - `sprio -l` and `sshare -a -l` wall time (median of CLIENT_RUNS runs);
-#   - sbatch throughput: SUBMIT_TIMED plain sbatch one after the other (cancelled after);
+#   - sbatch throughput: SUBMIT_TIMED plain sbatch one after the other (cancelled after), and
+#     slurmctld's part of each (uprobes on the RPC threads): job_allocate, the priority plugin's
+#     priority_g_set within it, and whether it tested nodes for the new job at once;
 #   - sdiag main and backfill mean cycles over a quiet window of QUIET seconds after
 #     `sdiag -r`;
 #   - slurmctld's VmRSS at the end.
@@ -161,13 +163,52 @@ tracing_start() {
   else
     say "no uprobe on multifactor's pow@plt: its pass is timed from fair_tree_decay's entry"
   fi
+  submit_probes_add "$ctld"
   old_clock=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$tracefs/trace_clock")
   echo mono >"$tracefs/trace_clock"
   echo >"$tracefs/trace"
   echo 1 >"$tracefs/events/$group/enable"
+  submit_probes 0
   cat "$tracefs/trace_pipe" >"$work/trace.txt" &
   reader_pid=$!
   say "uprobes on fair_tree_decay, lock_slurmctld, unlock_slurmctld and multifactor's pow@plt"
+}
+
+# What slurmctld does with one sbatch, for the report to split the submission RPC: job_allocate
+# (creating the job record, its priority, whether it is the top priority pending job, and if it
+# is, a test of the nodes for it at once), priority_g_set inside it (the priority plugin's own
+# code), and select_nodes inside it (that test). On the RPC threads ("srvcn") only, and enabled
+# only around the timed submissions: the scheduler threads call select_nodes too, and a trap on
+# each of their calls would slow the cycles the quiet window measures.
+submit_events=(alloc_in alloc_out pset_in pset_out sel_in sel_out)
+submit_probes_add() { # SLURMCTLD
+  local ctld=$1 lib alloc sel pset e
+  lib=$(ldd "$ctld" | awk '$1 ~ /^libslurmfull/ { print $3; exit }')
+  if [[ -z "$lib" ]] || ! alloc=$(elf_offset "$ctld" job_allocate) ||
+    ! sel=$(elf_offset "$ctld" select_nodes) || ! pset=$(elf_offset "$lib" priority_g_set) ||
+    ! {
+      echo "p:$group/alloc_in $ctld:$alloc"
+      echo "r:$group/alloc_out $ctld:$alloc"
+      echo "p:$group/pset_in $lib:$pset"
+      echo "r:$group/pset_out $lib:$pset"
+      echo "p:$group/sel_in $ctld:$sel"
+      echo "r:$group/sel_out $ctld:$sel"
+    } >>"$tracefs/uprobe_events"; then
+    say "no uprobes on job_allocate, priority_g_set, select_nodes: the submission not split"
+    return 0
+  fi
+  for e in "${submit_events[@]}"; do
+    echo 'comm == "srvcn"' >"$tracefs/events/$group/$e/filter"
+  done
+}
+
+submit_probes() { # 1 | 0
+  local e
+  ((tracing)) || return 0
+  for e in "${submit_events[@]}"; do
+    [[ -f $tracefs/events/$group/$e/enable ]] && echo "$1" >"$tracefs/events/$group/$e/enable"
+  done
+  return 0
 }
 
 tracing_stop() {
@@ -179,7 +220,7 @@ tracing_stop() {
   if ((tracing)); then
     echo 0 >"$tracefs/events/$group/enable" 2>/dev/null || true
     local e
-    for e in ftd_in ftd_out lock_out unlock_in pow_in; do
+    for e in ftd_in ftd_out lock_out unlock_in pow_in "${submit_events[@]}"; do
       echo "-:$group/$e" >>"$tracefs/uprobe_events" 2>/dev/null || true
     done
     [[ -n "$old_clock" ]] && echo "$old_clock" >"$tracefs/trace_clock" 2>/dev/null
@@ -267,12 +308,16 @@ phase() { # PLUGIN: multifactor | budget
   # sbatch throughput, then the queue back to what it was. sdiag gives the controller's own
   # time for each submission, without the client and the network around it.
   sdiag -r >/dev/null
+  submit_probes 1
+  echo "${plugin}_submit_start=$(mono_now)" >>"$work/phases.env"
   t0=$(now_s)
   ids=()
   for ((n = 0; n < submit_timed; n++)); do
     ids+=("$(submit_one "$n")")
   done
   t1=$(now_s)
+  echo "${plugin}_submit_end=$(mono_now)" >>"$work/phases.env"
+  submit_probes 0
   echo "sbatch_per_s=$(awk -v n="$submit_timed" -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", n / (b - a) }')" >>"$r"
   echo "rpc_submit_us=$(sdiag_rpc_us REQUEST_SUBMIT_BATCH_JOB)" >>"$r"
   scancel "${ids[@]}"

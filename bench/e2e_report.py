@@ -4,7 +4,8 @@
 Reads WORK/phases.env (each phase's window on the monotonic clock), WORK/{multifactor,budget}.env
 (client timings, sdiag, RSS), WORK/trace.txt (uprobes: fair_tree_decay entry and return and
 multifactor's pow@plt on the "decay" thread, lock_slurmctld return and unlock_slurmctld entry on
-the "decay" and "budget" threads) and
+the "decay" and "budget" threads; job_allocate, priority_g_set and select_nodes on the RPC threads
+during the timed submissions) and
 WORK/budget_passes.txt (priority/budget's own pass log: jobs, pass usec, lock usec, save usec).
 Writes OUT/e2e.json and OUT/e2e.md. Standard library only.
 """
@@ -118,6 +119,35 @@ def lock_passes(events, thread):
     return [(sum(p), max(p)) for p in passes]
 
 
+def submissions(events):
+    """Per job_allocate call on an RPC thread (the trace holds those of the timed sbatch only):
+    (its duration, the time in priority_g_set within it, the time in select_nodes within it or
+    None when it did not test nodes), in seconds."""
+    open_at, calls = {}, []
+    for ts, _comm, tid, ev in events:
+        if ev == "alloc_in":
+            open_at[tid] = {"start": ts, "pset": 0.0, "sel": None}
+            continue
+        call = open_at.get(tid)
+        if call is None:
+            continue
+        if ev in ("pset_in", "sel_in"):
+            call[ev] = ts
+        elif ev == "pset_out" and "pset_in" in call:
+            call["pset"] += ts - call.pop("pset_in")
+        elif ev == "sel_out" and "sel_in" in call:
+            call["sel"] = (call["sel"] or 0.0) + ts - call.pop("sel_in")
+        elif ev == "alloc_out":
+            del open_at[tid]
+            calls.append((ts - call["start"], call["pset"], call["sel"]))
+    return calls
+
+
+def mean(values):
+    values = [v for v in values if v is not None]
+    return statistics.mean(values) if values else None
+
+
 PRIORITY_TIER = {"normal": 10, "debug": 10, "low": 1}  # tests/integration/lib/cluster.sh
 
 
@@ -226,6 +256,17 @@ def main():
             r["sdiag_%s_max_ms" % key] = us / 1e3 if us is not None else None
             r["sdiag_%s_cycles" % key] = number(env.get("sdiag_%s_cycles" % key))
             r["sdiag_%s_depth" % key] = number(env.get("sdiag_%s_depth" % key))
+        sub_start = number(phases.get(plugin + "_submit_start"))
+        sub_end = number(phases.get(plugin + "_submit_end"))
+        calls = (submissions(in_window(events, sub_start, sub_end))
+                 if sub_start is not None and sub_end is not None else [])
+        tested = [c for c in calls if c[2] is not None]
+        r["allocs"] = len(calls)
+        r["alloc_ms"] = mean([c[0] * 1e3 for c in calls])
+        r["priority_set_us"] = mean([c[1] * 1e6 for c in calls])
+        r["allocs_top_priority"] = len(tested)
+        r["alloc_select_ms"] = mean([c[2] * 1e3 for c in tested])
+        r["alloc_untested_ms"] = mean([c[0] * 1e3 for c in calls if c[2] is None])
         r["job_start_mod_64"] = env.get("job_start_mod_64")
         r["job_walked_lines"] = number(env.get("job_walked_lines"))
         queue = read_queue(os.path.join(args.work, plugin + "-queue.txt"))
@@ -275,6 +316,10 @@ def main():
         ("sbatch, time per job (ms)", per_job["multifactor"], per_job["budget"], "%.1f"),
         ("sbatch in slurmctld, mean (sdiag RPC, ms)", mf["rpc_submit_ms"], bu["rpc_submit_ms"],
          "%.2f"),
+        ("sbatch: job_allocate in slurmctld, mean (uprobes, ms)", mf["alloc_ms"],
+         bu["alloc_ms"], "%.2f"),
+        ("sbatch: the new job's priority (priority_g_set), mean (uprobes, µs)",
+         mf["priority_set_us"], bu["priority_set_us"], "%.1f"),
         ("main scheduler cycle, mean (sdiag, ms)", mf["sdiag_main_ms"], bu["sdiag_main_ms"],
          "%.1f"),
         ("backfill cycle, mean (sdiag, ms)", mf["sdiag_backfill_ms"], bu["sdiag_backfill_ms"],
@@ -325,6 +370,13 @@ def main():
             ("sdiag_main_depth", "%.0f"), ("sdiag_backfill_cycles", "%.0f"),
             ("sdiag_backfill_max_ms", "%.1f"), ("sdiag_backfill_depth", "%.0f"))
             for r in (mf, bu)),
+        "Submissions split (uprobes on the RPC threads): job_allocate ran %s and %s times; "
+        "%s and %s of the new jobs were the top priority pending job of their partition, so "
+        "job_allocate tested nodes for them at once (select_nodes, mean %s and %s ms); "
+        "job_allocate without that test: mean %s and %s ms, multifactor and budget."
+        % tuple(cell(r.get(k), f) for k, f in (
+            ("allocs", "%d"), ("allocs_top_priority", "%d"), ("alloc_select_ms", "%.2f"),
+            ("alloc_untested_ms", "%.2f")) for r in (mf, bu)),
         "Sorting the pending queue (Slurm's sort_job_queue2 keys, glibc's merge sort, jobs in "
         "id order) takes %s comparisons under multifactor and %s under budget."
         % (cell(mf["queue_sort_comparisons"], "%.0f"), cell(bu["queue_sort_comparisons"], "%.0f")),
