@@ -157,9 +157,8 @@ ab_phase() { # LABEL PLUGIN [OPTIONS...]
 
   local pid bf_tid prio_tid watch_pid="" perf_pid="" prefix="$out/backfill_ab-$label"
   pid=$(_lc_pid slurmctld)
-  bf_tid=$(ps -L -o tid=,comm= -p "$pid" | awk '$2 == "bckfl" { print $1; exit }')
-  prio_tid=$(ps -L -o tid=,comm= -p "$pid" |
-    awk '$2 == "decay" || $2 == "budget" { print $1; exit }')
+  bf_tid=$(thread_tid "$pid" bckfl)
+  prio_tid=$(thread_tid "$pid" decay budget)
   sdiag -r >/dev/null
   thread_snapshot "$pid" >"$work/threads0"
   grep '^cpu ' /proc/stat >"$work/stat0"

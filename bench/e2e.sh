@@ -329,7 +329,7 @@ phase() { # PLUGIN: multifactor | budget
   sdiag -r >/dev/null
   local perf_pid="" tid
   if [[ "$plugin" == budget ]] && ((profile)) && command -v perf >/dev/null; then
-    tid=$(ps -L -o tid=,comm= -p "$(_lc_pid slurmctld)" | awk '$2 == "budget" { print $1; exit }')
+    tid=$(thread_tid "$(_lc_pid slurmctld)" budget)
     if [[ -n "$tid" ]]; then
       perf record -q -F 20000 -g -t "$tid" -o "$work/budget.perf" -- sleep "$profile_s" \
         >/dev/null 2>&1 &

@@ -128,6 +128,12 @@ pending_count() {
 }
 
 
+thread_tid() { # PID NAME...: the id of PID's first thread named one of NAMEs (empty if none)
+  local pid=$1
+  shift
+  ps -L -o tid=,comm= -p "$pid" | awk -v names=" $* " 'index(names, " " $2 " ") { print $1; exit }'
+}
+
 sdiag_value() { # SECTION (main | backfill) LABEL ("Mean cycle", "Total cycles", ...)
   sdiag | awk -v want="$1" -v label="$2" '
     /^Main schedule statistics/ { s = "main" }
