@@ -172,12 +172,13 @@ ab_phase() { # LABEL PLUGIN [OPTIONS...]
     pass_watch "$pid" "$prio_tid" >"$work/passes" &
     watch_pid=$!
   fi
-  local end=$((SECONDS + quiet)) seen="" total
+  local end=$((SECONDS + quiet)) seen="" total snapshot
   : >"$work/cycles"
   while ((SECONDS < end)); do
-    total=$(sdiag_value backfill "Total cycles")
+    snapshot=$(sdiag)
+    total=$(sdiag_field backfill "Total cycles" <<<"$snapshot")
     if [[ -n "$total" && "$total" != 0 && "$total" != "$seen" ]]; then
-      echo "$(sdiag_value backfill "Last cycle") $(sdiag | sed -n 's/^[[:space:]]*Last cycle when:.*(\([0-9]*\))$/\1/p')" \
+      echo "$(sdiag_field backfill "Last cycle" <<<"$snapshot") $(sed -n 's/^[[:space:]]*Last cycle when:.*(\([0-9]*\))$/\1/p' <<<"$snapshot")" \
         >>"$work/cycles"
       seen=$total
     fi

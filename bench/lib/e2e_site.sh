@@ -135,7 +135,11 @@ thread_tid() { # PID NAME...: the id of PID's first thread named one of NAMEs (e
 }
 
 sdiag_value() { # SECTION (main | backfill) LABEL ("Mean cycle", "Total cycles", ...)
-  sdiag | awk -v want="$1" -v label="$2" '
+  sdiag | sdiag_field "$@"
+}
+
+sdiag_field() { # SECTION LABEL: sdiag_value from sdiag's output on stdin
+  awk -v want="$1" -v label="$2" '
     /^Main schedule statistics/ { s = "main" }
     /^Backfilling stats/ { s = "backfill" }
     /^(Latency for|Remote Procedure Call|Pending RPC)/ { s = "" }
