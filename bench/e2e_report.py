@@ -193,6 +193,16 @@ def merge_sort_comparisons(keys):
     return count
 
 
+def most_common_offset(histogram):
+    """The offset most job records start at, from job_layout.py's "16:19012,48:990"."""
+    counts = {}
+    for item in (histogram or "").split(","):
+        offset, sep, count = item.partition(":")
+        if sep and count.isdigit():
+            counts[offset] = int(count)
+    return max(counts, key=counts.get) if counts else None
+
+
 def ms(us):
     return us / 1e3 if us is not None else None
 
@@ -382,12 +392,15 @@ def main():
         % (cell(mf["queue_sort_comparisons"], "%.0f"), cell(bu["queue_sort_comparisons"], "%.0f")),
     ]
     layouts = [(r.get("job_start_mod_64"), r.get("job_walked_lines")) for r in (mf, bu)]
+    same_layout = (None not in (layouts[0][1], layouts[1][1]) and
+                   layouts[0][1] == layouts[1][1] and
+                   most_common_offset(layouts[0][0]) == most_common_offset(layouts[1][0]))
     notes.append(
         "Job records (bench/job_layout.py): start offsets mod 64 %s and %s, %s and %s cache lines "
         "of each record read by the preemption walk, multifactor and budget%s."
         % (layouts[0][0] or "n/a", layouts[1][0] or "n/a", cell(layouts[0][1], "%.2f"),
            cell(layouts[1][1], "%.2f"),
-           "" if layouts[0][1] is not None and layouts[0][1] == layouts[1][1] else
+           "" if same_layout else
            ": the two layouts differ, so the backfill line compares layouts as well as plugins"))
     if args.smoke:
         notes.append("Smoke run: it checks that every measurement runs; its numbers mean little.")
