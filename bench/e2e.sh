@@ -233,6 +233,15 @@ tracing_stop() {
   return 0
 }
 
+# PID's resident KiB by mapping, largest first: "KIB NAME", NAME a file's base name or the
+# kernel's [anon], [heap], [stack] (anonymous memory without a name counts as [anon]).
+rss_by_mapping() { # PID
+  awk '/^[0-9a-f]+-[0-9a-f]+ / { n = split(NF >= 6 ? $6 : "[anon]", part, "/"); name = part[n] }
+       /^Rss:/ { rss[name] += $2 }
+       END { for (name in rss) if (rss[name] > 0) print rss[name], name }' "/proc/$1/smaps" |
+    sort -rn
+}
+
 # The monotonic clock (the trace's), in seconds.
 mono_now() {
   python3 -c 'import time; print(f"{time.monotonic():.6f}")'
@@ -379,6 +388,13 @@ phase() { # PLUGIN: multifactor | budget
     echo "rpc_sshare_us=$(sdiag_rpc_us REQUEST_SHARE_INFO)"
     echo "rss_kib=$(awk '/^VmRSS:/ { print $2 }' "/proc/$pid/status")"
   } >>"$r"
+  # Where that RSS is: anonymous memory (heap, thread arenas, stacks) against mapped files, and
+  # of these the priority plugin with the C++ runtime it brings (priority/budget only).
+  rss_by_mapping "$pid" >"$out/e2e-$plugin-rss.txt"
+  awk '$2 ~ /^\[/ { anon += $1 }
+       $2 ~ /^(priority_|libstdc\+\+|libgcc_s)/ { plugin += $1 }
+       END { printf "rss_anon_kib=%d\nrss_plugin_kib=%d\n", anon, plugin }' \
+    "$out/e2e-$plugin-rss.txt" >>"$r"
   if [[ "$plugin" == budget ]]; then
     grep -o "priority/budget: pass ranked [0-9]* jobs in [0-9]* usec, job write lock held [0-9]* usec (longest hold [0-9]* usec), ledger saved in [0-9]* usec, [0-9]* ranked by name" \
       "$ctld_log" | awk '{ print $4, $7, $13, $22, $24 }' >"$work/budget_passes.txt" || true

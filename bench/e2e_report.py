@@ -203,6 +203,10 @@ def most_common_offset(histogram):
     return max(counts, key=counts.get) if counts else None
 
 
+def diff(a, b):
+    return a - b if a is not None and b is not None else None
+
+
 def ms(us):
     return us / 1e3 if us is not None else None
 
@@ -281,8 +285,9 @@ def main():
         r["job_walked_lines"] = number(env.get("job_walked_lines"))
         queue = read_queue(os.path.join(args.work, plugin + "-queue.txt"))
         r["queue_sort_comparisons"] = merge_sort_comparisons(queue) if queue else None
-        rss = number(env.get("rss_kib"))
-        r["rss_mib"] = rss / 1024 if rss is not None else None
+        for key in ("rss", "rss_anon", "rss_plugin"):
+            kib = number(env.get(key + "_kib"))
+            r[key + "_mib"] = kib / 1024 if kib is not None else None
         if plugin == "multifactor":
             fair_tree = fair_tree_passes(window)
             passes = multifactor_passes(events, start, end) if window else []
@@ -387,6 +392,13 @@ def main():
         % tuple(cell(r.get(k), f) for k, f in (
             ("allocs", "%d"), ("allocs_top_priority", "%d"), ("alloc_select_ms", "%.2f"),
             ("alloc_untested_ms", "%.2f")) for r in (mf, bu)),
+        "slurmctld's RSS: anonymous memory (heap, thread arenas, stacks) %s and %s MiB, mapped "
+        "files %s and %s MiB, of which the priority plugin and the C++ runtime it loads %s and "
+        "%s MiB, multifactor and budget (e2e-PLUGIN-rss.txt: by mapping)."
+        % tuple(cell(v, "%.1f") for v in (
+            mf["rss_anon_mib"], bu["rss_anon_mib"], diff(mf["rss_mib"], mf["rss_anon_mib"]),
+            diff(bu["rss_mib"], bu["rss_anon_mib"]), mf["rss_plugin_mib"],
+            bu["rss_plugin_mib"])),
         "Sorting the pending queue (Slurm's sort_job_queue2 keys, glibc's merge sort, jobs in "
         "id order) takes %s comparisons under multifactor and %s under budget."
         % (cell(mf["queue_sort_comparisons"], "%.0f"), cell(bu["queue_sort_comparisons"], "%.0f")),
