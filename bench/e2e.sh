@@ -17,11 +17,12 @@
 #     plugins alike: the total per pass and the longest single hold;
 #   - `sprio -l` and `sshare -a -l` wall time (median of CLIENT_RUNS runs);
 #   - sbatch throughput: SUBMIT_TIMED plain sbatch one after the other (cancelled after), and
-#     slurmctld's part of each (uprobes on the RPC threads): job_allocate, the priority plugin's
-#     priority_g_set within it, and whether it tested nodes for the new job at once;
+#     slurmctld's part of each (uprobes on the RPC threads): the wait for its locks,
+#     job_allocate, the priority plugin's priority_g_set within it, and whether it tested nodes
+#     for the new job at once;
 #   - sdiag main and backfill mean cycles over a quiet window of QUIET seconds after
 #     `sdiag -r`;
-#   - slurmctld's VmRSS at the end.
+#   - slurmctld's VmRSS at the end, by mapping (OUT_DIR/e2e-PLUGIN-rss.txt).
 # Writes OUT_DIR/e2e.json and OUT_DIR/e2e.md (the table, with the ratios budget / multifactor).
 #
 # Uprobes need root and tracefs (mounted on /sys/kernel/tracing if it is not, and unmounted
@@ -174,19 +175,23 @@ tracing_start() {
   say "uprobes on fair_tree_decay, lock_slurmctld, unlock_slurmctld and multifactor's pow@plt"
 }
 
-# What slurmctld does with one sbatch, for the report to split the submission RPC: job_allocate
-# (creating the job record, its priority, whether it is the top priority pending job, and if it
-# is, a test of the nodes for it at once), priority_g_set inside it (the priority plugin's own
-# code), and select_nodes inside it (that test). On the RPC threads ("srvcn") only, and enabled
-# only around the timed submissions: the scheduler threads call select_nodes too, and a trap on
-# each of their calls would slow the cycles the quiet window measures.
-submit_events=(alloc_in alloc_out pset_in pset_out sel_in sel_out)
+# What slurmctld does with one sbatch, for the report to split the submission RPC: the wait for
+# slurmctld's locks (lock_slurmctld, entry to return), job_allocate (creating the job record, its
+# priority, whether it is the top priority pending job, and if it is, a test of the nodes for it
+# at once), priority_g_set inside it (the priority plugin's own code), and select_nodes inside it
+# (that test). On the RPC threads ("srvcn") only, and enabled only around the timed submissions:
+# the scheduler threads call select_nodes too, and a trap on each of their calls would slow the
+# cycles the quiet window measures.
+submit_events=(wait_in wait_out alloc_in alloc_out pset_in pset_out sel_in sel_out)
 submit_probes_add() { # SLURMCTLD
-  local ctld=$1 lib alloc sel pset e
+  local ctld=$1 lib lock alloc sel pset e
   lib=$(ldd "$ctld" | awk '$1 ~ /^libslurmfull/ { print $3; exit }')
-  if [[ -z "$lib" ]] || ! alloc=$(elf_offset "$ctld" job_allocate) ||
+  if [[ -z "$lib" ]] || ! lock=$(elf_offset "$ctld" lock_slurmctld) ||
+    ! alloc=$(elf_offset "$ctld" job_allocate) ||
     ! sel=$(elf_offset "$ctld" select_nodes) || ! pset=$(elf_offset "$lib" priority_g_set) ||
     ! {
+      echo "p:$group/wait_in $ctld:$lock"
+      echo "r:$group/wait_out $ctld:$lock"
       echo "p:$group/alloc_in $ctld:$alloc"
       echo "r:$group/alloc_out $ctld:$alloc"
       echo "p:$group/pset_in $lib:$pset"
@@ -194,7 +199,7 @@ submit_probes_add() { # SLURMCTLD
       echo "p:$group/sel_in $ctld:$sel"
       echo "r:$group/sel_out $ctld:$sel"
     } >>"$tracefs/uprobe_events"; then
-    say "no uprobes on job_allocate, priority_g_set, select_nodes: the submission not split"
+    say "no uprobes on the submission's lock_slurmctld, job_allocate, priority_g_set, select_nodes"
     return 0
   fi
   for e in "${submit_events[@]}"; do

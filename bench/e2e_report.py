@@ -4,10 +4,9 @@
 Reads WORK/phases.env (each phase's window on the monotonic clock), WORK/{multifactor,budget}.env
 (client timings, sdiag, RSS), WORK/trace.txt (uprobes: fair_tree_decay entry and return and
 multifactor's pow@plt on the "decay" thread, lock_slurmctld return and unlock_slurmctld entry on
-the "decay" and "budget" threads; job_allocate, priority_g_set and select_nodes on the RPC threads
-during the timed submissions) and
-WORK/budget_passes.txt (priority/budget's own pass log: jobs, pass usec, lock usec, save usec).
-Writes OUT/e2e.json and OUT/e2e.md. Standard library only.
+the "decay" and "budget" threads; lock_slurmctld, job_allocate, priority_g_set and select_nodes on
+the RPC threads during the timed submissions) and WORK/budget_passes.txt (priority/budget's own
+pass log: jobs, pass usec, lock usec, save usec). Writes OUT/e2e.json and OUT/e2e.md. Standard library only.
 """
 import argparse
 import json
@@ -143,6 +142,17 @@ def submissions(events):
     return calls
 
 
+def lock_waits(events):
+    """Each wait (s) of an RPC thread in lock_slurmctld, entry to return."""
+    waiting, waits = {}, []
+    for ts, _comm, tid, ev in events:
+        if ev == "wait_in":
+            waiting[tid] = ts
+        elif ev == "wait_out" and tid in waiting:
+            waits.append(ts - waiting.pop(tid))
+    return waits
+
+
 def mean(values):
     values = [v for v in values if v is not None]
     return statistics.mean(values) if values else None
@@ -272,8 +282,12 @@ def main():
             r["sdiag_%s_depth" % key] = number(env.get("sdiag_%s_depth" % key))
         sub_start = number(phases.get(plugin + "_submit_start"))
         sub_end = number(phases.get(plugin + "_submit_end"))
-        calls = (submissions(in_window(events, sub_start, sub_end))
-                 if sub_start is not None and sub_end is not None else [])
+        sub_events = (in_window(events, sub_start, sub_end)
+                      if sub_start is not None and sub_end is not None else [])
+        calls = submissions(sub_events)
+        waits = lock_waits(sub_events)
+        # Every RPC in the window is one of the timed sbatch (the script sends nothing else).
+        r["submit_lock_wait_ms"] = sum(waits) * 1e3 / len(calls) if calls and waits else None
         tested = [c for c in calls if c[2] is not None]
         r["allocs"] = len(calls)
         r["alloc_ms"] = mean([c[0] * 1e3 for c in calls])
@@ -331,6 +345,8 @@ def main():
         ("sbatch, time per job (ms)", per_job["multifactor"], per_job["budget"], "%.1f"),
         ("sbatch in slurmctld, mean (sdiag RPC, ms)", mf["rpc_submit_ms"], bu["rpc_submit_ms"],
          "%.2f"),
+        ("sbatch: waiting for slurmctld's locks, mean (uprobes, ms)",
+         mf["submit_lock_wait_ms"], bu["submit_lock_wait_ms"], "%.2f"),
         ("sbatch: job_allocate in slurmctld, mean (uprobes, ms)", mf["alloc_ms"],
          bu["alloc_ms"], "%.2f"),
         ("sbatch: the new job's priority (priority_g_set), mean (uprobes, µs)",
