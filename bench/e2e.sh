@@ -18,8 +18,7 @@
 #   - `sprio -l` and `sshare -a -l` wall time (median of CLIENT_RUNS runs);
 #   - sbatch throughput: SUBMIT_TIMED plain sbatch one after the other (cancelled after), and
 #     slurmctld's part of each (uprobes on the RPC threads): the wait for its locks,
-#     job_allocate, the priority plugin's priority_g_set within it, and whether it tested nodes
-#     for the new job at once;
+#     job_allocate, and within it the priority plugin's priority_g_set and the test of the nodes;
 #   - sdiag main and backfill mean cycles over a quiet window of QUIET seconds after
 #     `sdiag -r`;
 #   - slurmctld's VmRSS at the end, by mapping (OUT_DIR/e2e-PLUGIN-rss.txt).
@@ -40,6 +39,9 @@
 # BENCH_PROFILE_CTLD=1 samples all of slurmctld (every thread, 499 Hz) over each plugin's quiet
 # window and writes OUT_DIR/e2e-{multifactor,budget}-ctld-profile.txt (self time by thread name
 # and symbol): where the scheduler cycles spend their time under each plugin.
+# BENCH_PROFILE_SUBMIT=1 samples slurmctld (20 kHz) during the timed submissions and writes
+# OUT_DIR/e2e-{multifactor,budget}-submit-profile.txt: self time by library and symbol on the RPC
+# threads, where a submission's time goes under each plugin.
 # BENCH_ORDER="budget multifactor" runs the plugins in that order (default: multifactor first),
 # to tell a difference between the plugins from one between the first and the second phase.
 # Run second, multifactor starts without the usage priority/budget published into Slurm's
@@ -81,7 +83,7 @@ else
 fi
 submitters=${BENCH_SUBMITTERS:-4}
 profile=${BENCH_PROFILE:-0} profile_s=${BENCH_PROFILE_S:-70}
-profile_ctld=${BENCH_PROFILE_CTLD:-0}
+profile_ctld=${BENCH_PROFILE_CTLD:-0} profile_submit=${BENCH_PROFILE_SUBMIT:-0}
 declare -A conf_line=([multifactor]=${BENCH_CONF_MULTIFACTOR:-}
   [budget]=${BENCH_CONF_BUDGET-JobCompLoc=/tmp/pppppppppppppppp})
 nice_spread=${BENCH_NICE:-1}
@@ -177,9 +179,9 @@ tracing_start() {
 
 # What slurmctld does with one sbatch, for the report to split the submission RPC: the wait for
 # slurmctld's locks (lock_slurmctld, entry to return), job_allocate (creating the job record, its
-# priority, whether it is the top priority pending job, and if it is, a test of the nodes for it
-# at once), priority_g_set inside it (the priority plugin's own code), and select_nodes inside it
-# (that test). On the RPC threads ("srvcn") only, and enabled only around the timed submissions:
+# priority, whether it is the top priority pending job, a test of the nodes for it), and inside it
+# priority_g_set (the priority plugin's own code) and select_nodes (that test: for a batch job a
+# test only, whose preemption check walks every job record). On the RPC threads ("srvcn") only, and enabled only around the timed submissions:
 # the scheduler threads call select_nodes too, and a trap on each of their calls would slow the
 # cycles the quiet window measures.
 submit_events=(wait_in wait_out alloc_in alloc_out pset_in pset_out sel_in sel_out)
@@ -322,6 +324,13 @@ phase() { # PLUGIN: multifactor | budget
   # sbatch throughput, then the queue back to what it was. sdiag gives the controller's own
   # time for each submission, without the client and the network around it.
   sdiag -r >/dev/null
+  local submit_perf_pid=""
+  if ((profile_submit)) && command -v perf >/dev/null; then
+    perf record -q -F 20000 -p "$(_lc_pid slurmctld)" -o "$work/$plugin-submit.perf" \
+      >/dev/null 2>&1 &
+    submit_perf_pid=$!
+    sleep 2 # perf attaches to every thread first
+  fi
   submit_probes 1
   echo "${plugin}_submit_start=$(mono_now)" >>"$work/phases.env"
   t0=$(now_s)
@@ -332,6 +341,13 @@ phase() { # PLUGIN: multifactor | budget
   t1=$(now_s)
   echo "${plugin}_submit_end=$(mono_now)" >>"$work/phases.env"
   submit_probes 0
+  if [[ -n "$submit_perf_pid" ]]; then
+    kill -INT "$submit_perf_pid" 2>/dev/null || true
+    wait "$submit_perf_pid" || true
+    perf report -i "$work/$plugin-submit.perf" --stdio --no-children --comms srvcn \
+      --sort dso,symbol --percent-limit 0.02 2>/dev/null >"$out/e2e-$plugin-submit-profile.txt" ||
+      true
+  fi
   echo "sbatch_per_s=$(awk -v n="$submit_timed" -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", n / (b - a) }')" >>"$r"
   echo "rpc_submit_us=$(sdiag_rpc_us REQUEST_SUBMIT_BATCH_JOB)" >>"$r"
   scancel "${ids[@]}"
