@@ -139,6 +139,33 @@ BENCHMARK(BM_PriorityPassCApi)
     ->Unit(benchmark::kMillisecond)
     ->Complexity(benchmark::oN);
 
+// One new job's priority at submission, as priority_p_set asks for it: each
+// submission from the next project (the e2e's timed sbatch go round the
+// accounts), the clock a second further every kSubmitsPerSecond of them, so
+// that nearly every call finds its project's factors from an earlier second.
+constexpr int kSubmitsPerSecond = 120;
+
+void BM_SubmitPriority(benchmark::State& state) {
+  Site& site = SiteOf(kSiteProjects, kSiteUsers);
+  const std::vector<PendingJob> jobs = MakePendingJobs(site, kSiteProjects);
+  budget_engine* engine = site.c_engine();
+  double tres[kTresCount];
+  budget_error err;
+  UnixTime now = BenchNow();
+  std::size_t i = 0;
+  for (auto _ : state) {
+    if (i % kSubmitsPerSecond == 0) {
+      ++now;
+    }
+    const budget_job c_job = CJobOf(site, jobs[i++ % jobs.size()], now);
+    budget_job_priority out = {};
+    out.tres = tres;
+    benchmark::DoNotOptimize(budget_engine_job_priority(engine, &c_job, &out, &err));
+    benchmark::DoNotOptimize(out.priority);
+  }
+}
+BENCHMARK(BM_SubmitPriority);
+
 // The same pass as priority_budget.c makes it since each association's project
 // is resolved once a pass (assoc_rankings.c): one budget_engine_project_ranking
 // per project, then every job ranked from its partition's factor with
