@@ -13,7 +13,8 @@
 #   3. usage accrues while jobs run (periodic passes and job end): the ledger holds exactly
 #      nodes x 4 x elapsed; TRESRunMins drains back to 0;
 #   4. a slurmctld restart keeps the ledger;
-#   5. `scontrol reconfigure` with a broken budget.conf keeps the old one and logs why;
+#   5. `scontrol reconfigure` with a broken budget.conf keeps the old one and logs why; with a
+#      good one, a job submitted before the next pass is ranked on the new budget;
 #   6. a ledger saved in the previous month is closed at startup with the right lost and
 #      rolled-over credit.
 # Stops every daemon it started, also on failure. Exits 0 when every check passes.
@@ -176,7 +177,7 @@ check "p_behind usage unchanged by the restart ($before GPUh)" \
   test "$(ledger_json_field p_behind used_this_month)" = "$before"
 check "the log says the ledger was loaded" grep -q "ledger $ledger loaded" "$ctld_log"
 
-section "5. scontrol reconfigure with a broken budget.conf keeps the last good one"
+section "5. scontrol reconfigure: a broken budget.conf keeps the last good one, a good one counts at once"
 sed -i 's/^Project=p_ahead Kind=large Credit=120000/Project=p_ahead Kind=large Credit=zero/' \
   "$work/budget.conf"
 bad_line=$(grep -n '^Project=p_ahead' "$work/budget.conf" | cut -d: -f1)
@@ -192,11 +193,26 @@ probe=$(cluster_as u_ahead sbatch --parsable -A p_ahead -N4 --exclusive -t 1 \
   --chdir="$work" -o /dev/null --wrap 'sleep 1')
 check "p_ahead still ranks by its budget (ahead band)" \
   awk_true "$(sprio_field "$probe" FAIRSHARE) > 0.4 * $weight_fs"
+scancel "$probe"
+# A new job is ranked on the last pass's factors; a good reload must not leave it there: ten
+# times the credit puts p_ahead far behind its line, and a job submitted before the next pass
+# (PriorityCalcPeriod is a minute) ranks in the behind band at once.
+reloads=$(grep -c "budgets reloaded from" "$ctld_log" || true)
+sed 's/^Project=p_ahead Kind=large Credit=120000/Project=p_ahead Kind=large Credit=1200000/' \
+  "$work/budget.conf.good" >"$work/budget.conf"
+scontrol reconfigure
+wait_for 30 "budget.conf reloaded" \
+  bash -c "[[ \$(grep -c 'budgets reloaded from' '$ctld_log') -gt $reloads ]]"
+probe=$(cluster_as u_ahead sbatch --parsable -A p_ahead -N4 --exclusive -t 1 \
+  --chdir="$work" -o /dev/null --wrap 'sleep 1')
+check "after a good reload a new p_ahead job ranks on the new credit (behind band)" \
+  awk_true "$(sprio_field "$probe" FAIRSHARE) > 0.6 * $weight_fs"
 scancel "$probe" "$blocker"
+reloads=$(grep -c "budgets reloaded from" "$ctld_log" || true)
 cp "$work/budget.conf.good" "$work/budget.conf"
 scontrol reconfigure
-sleep 2
-check "the good file is taken back" grep -q "budgets reloaded from $work/budget.conf" "$ctld_log"
+wait_for 30 "the good file to be taken back" \
+  bash -c "[[ \$(grep -c 'budgets reloaded from' '$ctld_log') -gt $reloads ]]"
 
 section "6. a ledger saved in the previous month is closed at startup"
 cluster_stop_ctld
