@@ -4,14 +4,12 @@
  *
  *  The pass fills the table in its publish step (assoc write lock held),
  *  then ranks every pending job from its association's entry, the way
- *  priority/multifactor reads fs_factor from the job's association; a new
- *  job is ranked from it too, until the next pass. The table is written
- *  under the assoc write lock and read under at least the assoc read lock,
- *  so it takes no lock of its own. An entry counts only in the pass that
- *  filled it, for the association record it was filled from, and until the
- *  budgets are reloaded: an association added since, or one whose id lies
- *  beyond what the table keeps, has none, and the caller asks the engine by
- *  name as before.
+ *  priority/multifactor reads fs_factor from the job's association. Only the
+ *  pass thread reads or writes the table, so it takes no lock of its own. An
+ *  entry counts only in the pass that filled it and for the association
+ *  record it was filled from: an association added since, or one whose id
+ *  lies beyond what the table keeps, has none, and the caller asks the
+ *  engine by name as before.
 \*****************************************************************************/
 
 #ifndef BUDGET_SLURM_ASSOC_RANKINGS_H
@@ -21,8 +19,7 @@
 
 #include "budget/budget.h"
 
-/* Starts a pass: every entry of the previous one stops counting. Caller
- * holds assoc{W assoc}.
+/* Starts a pass: every entry of the previous one stops counting.
  * `assoc_count` (the length of assoc_mgr_assoc_list) bounds the table:
  * association ids above 16 times it plus 1024 are not kept. */
 extern void assoc_rankings_begin_pass(uint32_t assoc_count);
@@ -32,14 +29,9 @@ extern void assoc_rankings_begin_pass(uint32_t assoc_count);
 extern void assoc_rankings_keep(const slurmdb_assoc_rec_t *assoc,
 				const budget_project_ranking *ranking);
 
-/* The ranking of this pass for `assoc`, or NULL when it has none. Caller
- * holds assoc{R assoc} or {W assoc}. */
+/* The ranking of this pass for `assoc`, or NULL when it has none. */
 extern const budget_project_ranking *assoc_rankings_of(
 	const slurmdb_assoc_rec_t *assoc);
-
-/* Every entry stops counting until the next pass (budget.conf reloaded).
- * Caller holds assoc{W assoc}. */
-extern void assoc_rankings_forget(void);
 
 /* Frees the table (at fini, once the pass thread has stopped). */
 extern void assoc_rankings_free(void);

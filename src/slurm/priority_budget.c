@@ -568,12 +568,11 @@ static void _job_inputs(job_record_t *job_ptr, part_record_t *part_ptr,
 #define PASS_PART_CNT 16
 
 /*
- * The ranking walk (or one submission, priority_p_set): its instant, how many
- * jobs it ranked and how many of them by name (for the log), the current
- * job's project as the last publish step resolved it (NULL: ask the engine by
- * name), and the roles of the partitions seen so far. With them a job is
- * ranked without a lookup by name, as multifactor ranks it from its
- * association's fs_factor.
+ * The ranking walk: its instant, how many jobs it ranked and how many of
+ * them by name (for the log), the current job's project as the publish step
+ * resolved it (NULL: ask the engine by name), and the roles of the
+ * partitions seen so far. With them a job is ranked without a lookup by
+ * name, as multifactor ranks it from its association's fs_factor.
  */
 typedef struct {
 	time_t now;
@@ -621,10 +620,9 @@ static double _known_fair_share(pass_ranking_t *pass, part_record_t *part_ptr)
 }
 
 /* The job's priority in one partition; fills `factors` when not NULL (its
- * arrays xcalloc'ed, since Slurm frees them). `pass`: the ranking walk or a
- * submission, or NULL for a ranking on the budget of this instant. Caller
- * holds job read (write when factors is the job's own) + assoc{R assoc,
- * R qos}. */
+ * arrays xcalloc'ed, since Slurm frees them). `pass`: the ranking walk, or
+ * NULL outside it. Caller holds job read (write when factors is the job's
+ * own) + assoc{R assoc, R qos}. */
 static uint32_t _priority_in(job_record_t *job_ptr, part_record_t *part_ptr,
 			     time_t now, priority_factors_object_t *factors,
 			     pass_ranking_t *pass)
@@ -691,9 +689,8 @@ static uint32_t _priority_in(job_record_t *job_ptr, part_record_t *part_ptr,
 }
 
 /* Sets job_ptr->priority's factors and, for a multi-partition job, its
- * priority_array. `pass`: the ranking walk or a submission, or NULL for a
- * ranking on the budget of this instant. Caller holds job write +
- * assoc{R assoc, R qos}. */
+ * priority_array. `pass`: the ranking walk, or NULL outside it. Caller holds
+ * job write + assoc{R assoc, R qos}. */
 static uint32_t _job_priority(job_record_t *job_ptr, time_t now,
 			      pass_ranking_t *pass)
 {
@@ -1179,18 +1176,10 @@ extern int fini(void)
 	return SLURM_SUCCESS;
 }
 
-/*
- * A new job is ranked on the factors of the last pass, the snapshot the queue
- * it joins was ranked on, as multifactor ranks it from its association's
- * fs_factor of the last decay pass: a submission then looks nothing up by
- * name. A job whose association the last pass did not see (a new one, or
- * after budget.conf was reloaded) is ranked by name, on the budget of this
- * instant. Caller holds at least the job write lock (facts §2 row 1).
- */
+/* Caller holds at least the job write lock (facts §2 row 1). */
 extern uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
 {
 	assoc_mgr_lock_t locks = { .assoc = READ_LOCK, .qos = READ_LOCK };
-	pass_ranking_t snapshot = { .now = time(NULL) };
 	uint32_t priority;
 
 	(void) last_prio;
@@ -1198,8 +1187,7 @@ extern uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
 		return 1;	/* never 0: 0 means held (facts §2.1) */
 	site_factor_g_set(job_ptr);
 	assoc_mgr_lock(&locks);
-	snapshot.project = _known_project(job_ptr);
-	priority = _job_priority(job_ptr, snapshot.now, &snapshot);
+	priority = _job_priority(job_ptr, time(NULL), NULL);
 	assoc_mgr_unlock(&locks);
 	debug2("%s: initial priority for %pJ is %u", plugin_type, job_ptr,
 	       priority);
@@ -1216,19 +1204,11 @@ extern void priority_p_reconfig(bool assoc_clear)
 		return;
 	_read_weights();
 	conf_path = budget_conf_path();
-	if (budget_engine_reload(engine, conf_path, &err)) {
+	if (budget_engine_reload(engine, conf_path, &err))
 		error("%s: %s rejected, keeping the last good budgets: %s",
 		      plugin_type, conf_path, err.text);
-	} else {
-		assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK };
-
+	else
 		info("%s: budgets reloaded from %s", plugin_type, conf_path);
-		/* The last pass ranked on the old budgets: new jobs are
-		 * ranked by name until the next pass. */
-		assoc_mgr_lock(&locks);
-		assoc_rankings_forget();
-		assoc_mgr_unlock(&locks);
-	}
 	xfree(conf_path);
 
 	if (assoc_clear)
