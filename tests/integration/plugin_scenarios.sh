@@ -194,9 +194,8 @@ probe=$(cluster_as u_ahead sbatch --parsable -A p_ahead -N4 --exclusive -t 1 \
 check "p_ahead still ranks by its budget (ahead band)" \
   awk_true "$(sprio_field "$probe" FAIRSHARE) > 0.4 * $weight_fs"
 scancel "$probe"
-# A new job is ranked on the last pass's factors; a good reload must not leave it there: ten
-# times the credit puts p_ahead far behind its line, and a job submitted before the next pass
-# (PriorityCalcPeriod is a minute) ranks in the behind band at once.
+# A good reload counts for new jobs at once, not from the next pass (PriorityCalcPeriod is a
+# minute): ten times the credit puts p_ahead far behind its line, in the behind band.
 reloads=$(grep -c "budgets reloaded from" "$ctld_log" || true)
 sed 's/^Project=p_ahead Kind=large Credit=120000/Project=p_ahead Kind=large Credit=1200000/' \
   "$work/budget.conf.good" >"$work/budget.conf"
