@@ -181,9 +181,9 @@ tracing_start() {
 # slurmctld's locks (lock_slurmctld, entry to return), job_allocate (creating the job record, its
 # priority, whether it is the top priority pending job, a test of the nodes for it), and inside it
 # priority_g_set (the priority plugin's own code) and select_nodes (that test: for a batch job a
-# test only, whose preemption check walks every job record). On the RPC threads ("srvcn") only, and enabled only around the timed submissions:
-# the scheduler threads call select_nodes too, and a trap on each of their calls would slow the
-# cycles the quiet window measures.
+# test only, whose preemption check walks every job record). On the RPC threads ("srvcn") only,
+# and enabled only around the timed submissions: the scheduler threads call select_nodes too, and
+# a trap on each of their calls would slow the cycles the quiet window measures.
 submit_events=(wait_in wait_out alloc_in alloc_out pset_in pset_out sel_in sel_out)
 submit_probes_add() { # SLURMCTLD
   local ctld=$1 lib lock alloc sel pset e
