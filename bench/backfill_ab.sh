@@ -172,14 +172,14 @@ ab_phase() { # LABEL PLUGIN [OPTIONS...]
     pass_watch "$pid" "$prio_tid" >"$work/passes" &
     watch_pid=$!
   fi
-  local end=$((SECONDS + quiet)) seen="" total snapshot
+  local end=$((SECONDS + quiet)) seen="" total snapshot when
   : >"$work/cycles"
   while ((SECONDS < end)); do
     snapshot=$(sdiag)
     total=$(sdiag_field backfill "Total cycles" <<<"$snapshot")
     if [[ -n "$total" && "$total" != 0 && "$total" != "$seen" ]]; then
-      echo "$(sdiag_field backfill "Last cycle" <<<"$snapshot") $(sed -n 's/^[[:space:]]*Last cycle when:.*(\([0-9]*\))$/\1/p' <<<"$snapshot")" \
-        >>"$work/cycles"
+      when=$(sed -n 's/^[[:space:]]*Last cycle when:.*(\([0-9]*\))$/\1/p' <<<"$snapshot")
+      echo "$(sdiag_field backfill "Last cycle" <<<"$snapshot") $when" >>"$work/cycles"
       seen=$total
     fi
     sleep 2

@@ -6,7 +6,8 @@ Reads WORK/phases.env (each phase's window on the monotonic clock), WORK/{multif
 multifactor's pow@plt on the "decay" thread, lock_slurmctld return and unlock_slurmctld entry on
 the "decay" and "budget" threads; lock_slurmctld, job_allocate, priority_g_set and select_nodes on
 the RPC threads during the timed submissions) and WORK/budget_passes.txt (priority/budget's own
-pass log: jobs, pass usec, lock usec, save usec). Writes OUT/e2e.json and OUT/e2e.md. Standard library only.
+pass log: jobs, pass usec, lock usec, save usec). Writes OUT/e2e.json and OUT/e2e.md. Standard
+library only.
 """
 import argparse
 import json

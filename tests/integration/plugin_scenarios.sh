@@ -177,7 +177,7 @@ check "p_behind usage unchanged by the restart ($before GPUh)" \
   test "$(ledger_json_field p_behind used_this_month)" = "$before"
 check "the log says the ledger was loaded" grep -q "ledger $ledger loaded" "$ctld_log"
 
-section "5. scontrol reconfigure: a broken budget.conf keeps the last good one, a good one counts at once"
+section "5. scontrol reconfigure: a broken budget.conf keeps the last good one; a good one counts"
 sed -i 's/^Project=p_ahead Kind=large Credit=120000/Project=p_ahead Kind=large Credit=zero/' \
   "$work/budget.conf"
 bad_line=$(grep -n '^Project=p_ahead' "$work/budget.conf" | cut -d: -f1)
