@@ -58,15 +58,20 @@ def in_window(events, start, end):
     return [e for e in events if start <= e[0] <= end]
 
 
-def fair_tree_passes(events):
-    """Durations (s) of fair_tree_decay: entry to return on the same thread."""
+def entry_to_return(events, entry, ret):
+    """Durations (s) from each `entry` event to the next `ret` event on the same thread."""
     open_at, durations = {}, []
     for ts, _comm, tid, ev in events:
-        if ev == "ftd_in":
+        if ev == entry:
             open_at[tid] = ts
-        elif ev == "ftd_out" and tid in open_at:
+        elif ev == ret and tid in open_at:
             durations.append(ts - open_at.pop(tid))
     return durations
+
+
+def fair_tree_passes(events):
+    """Durations (s) of fair_tree_decay: entry to return on the same thread."""
+    return entry_to_return(events, "ftd_in", "ftd_out")
 
 
 def multifactor_passes(events, start, end):
@@ -145,13 +150,7 @@ def submissions(events):
 
 def lock_waits(events):
     """Each wait (s) of an RPC thread in lock_slurmctld, entry to return."""
-    waiting, waits = {}, []
-    for ts, _comm, tid, ev in events:
-        if ev == "wait_in":
-            waiting[tid] = ts
-        elif ev == "wait_out" and tid in waiting:
-            waits.append(ts - waiting.pop(tid))
-    return waits
+    return entry_to_return(events, "wait_in", "wait_out")
 
 
 def mean(values):
