@@ -194,24 +194,25 @@ probe=$(cluster_as u_ahead sbatch --parsable -A p_ahead -N4 --exclusive -t 1 \
 check "p_ahead still ranks by its budget (ahead band)" \
   awk_true "$(sprio_field "$probe" FAIRSHARE) > 0.4 * $weight_fs"
 scancel "$probe"
+# scontrol reconfigure, then wait for the plugin's next "budgets reloaded" line (WHAT).
+reload_budgets() { # WHAT
+  local reloads
+  reloads=$(grep -c "budgets reloaded from" "$ctld_log" || true)
+  scontrol reconfigure
+  wait_for 30 "$1" bash -c "[[ \$(grep -c 'budgets reloaded from' '$ctld_log') -gt $reloads ]]"
+}
 # A good reload counts for new jobs at once, not from the next pass (PriorityCalcPeriod is a
 # minute): ten times the credit puts p_ahead far behind its line, in the behind band.
-reloads=$(grep -c "budgets reloaded from" "$ctld_log" || true)
 sed 's/^Project=p_ahead Kind=large Credit=120000/Project=p_ahead Kind=large Credit=1200000/' \
   "$work/budget.conf.good" >"$work/budget.conf"
-scontrol reconfigure
-wait_for 30 "budget.conf reloaded" \
-  bash -c "[[ \$(grep -c 'budgets reloaded from' '$ctld_log') -gt $reloads ]]"
+reload_budgets "budget.conf reloaded"
 probe=$(cluster_as u_ahead sbatch --parsable -A p_ahead -N4 --exclusive -t 1 \
   --chdir="$work" -o /dev/null --wrap 'sleep 1')
 check "after a good reload a new p_ahead job ranks on the new credit (behind band)" \
   awk_true "$(sprio_field "$probe" FAIRSHARE) > 0.6 * $weight_fs"
 scancel "$probe" "$blocker"
-reloads=$(grep -c "budgets reloaded from" "$ctld_log" || true)
 cp "$work/budget.conf.good" "$work/budget.conf"
-scontrol reconfigure
-wait_for 30 "the good file to be taken back" \
-  bash -c "[[ \$(grep -c 'budgets reloaded from' '$ctld_log') -gt $reloads ]]"
+reload_budgets "the good file to be taken back"
 
 section "6. a ledger saved in the previous month is closed at startup"
 cluster_stop_ctld
