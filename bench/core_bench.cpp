@@ -262,8 +262,10 @@ void BM_ComputeFairShare(benchmark::State& state) {
 BENCHMARK(BM_ComputeFairShare);
 
 // Fair-share of M projects with U users each, as the plugin publishes it to
-// sshare every pass: each project's view (status, schedule, factor) at a new
-// `now`, and each user's decayed usage. Items are projects.
+// sshare every pass: at a new `now`, each project's row (its view: status,
+// schedule, factor) and then each of its users' rows (the user's decayed
+// usage), one Engine::Association a row as the publish step asks them.
+// Items are projects.
 void BM_FairShare(benchmark::State& state) {
   const auto m = static_cast<int>(state.range(0));
   const auto u = static_cast<int>(state.range(1));
@@ -273,9 +275,9 @@ void BM_FairShare(benchmark::State& state) {
   for (auto _ : state) {
     ++now;
     for (int p = 0; p < m; ++p) {
-      benchmark::DoNotOptimize(engine.Project(site.account(p), now));
+      benchmark::DoNotOptimize(engine.Association(site.account(p), {}, now));
       for (int i = 0; i < u; ++i) {
-        benchmark::DoNotOptimize(engine.UserUsage(site.account(p), site.user(p, i)));
+        benchmark::DoNotOptimize(engine.Association(site.account(p), site.user(p, i), now));
       }
     }
   }

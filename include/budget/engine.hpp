@@ -123,7 +123,7 @@ class Engine {
   std::optional<AssociationView> Association(std::string_view account, std::string_view user,
                                              UnixTime now);
   // The user's decayed usage in the project; nullopt if never seen.
-  std::optional<double> UserUsage(std::string_view account, std::string_view user) const;
+  std::optional<double> UserUsage(std::string_view account, std::string_view user);
   PartitionKind KindOfPartition(std::string_view partition) const;
 
   // The lifecycle verdict of a job (admission.hpp) at `now`, with the

@@ -441,9 +441,12 @@ std::optional<ProjectView> Engine::Project(std::string_view account, UnixTime no
   return ProjectLocked(account, now);
 }
 
-std::optional<double> Engine::UserUsage(std::string_view account, std::string_view user) const {
+std::optional<double> Engine::UserUsage(std::string_view account, std::string_view user) {
   std::lock_guard lock(mutex_);
-  const ProjectUsage* project = ledger_.Find(account);
+  // A project of budget.conf through the hash and the cached record; the
+  // ledger's map (a string compare per level) only for an account without one.
+  const std::size_t index = FindLocked(account);
+  const ProjectUsage* project = index != kNoProject ? UsageLocked(index) : ledger_.Find(account);
   if (project == nullptr) {
     return std::nullopt;
   }

@@ -286,6 +286,33 @@ TEST_F(EngineCache, AReloadReplacesTheViewsOfTheSameInstant) {
   EXPECT_EQ(engine->Project("phys", now)->status.state, ProjectState::kActive);
 }
 
+// UserUsage finds a project of budget.conf through the engine's own index and
+// record cache; the usage of an account a reload removed stays in the ledger.
+TEST_F(EngineCache, UserUsageFollowsNewUsersAndReloads) {
+  Write(conf_, kTwoProjects);
+  const UnixTime now = At(2026, 4, 15);
+  auto engine = Open(now);
+  ASSERT_NE(engine, nullptr);
+  EXPECT_EQ(engine->UserUsage("chem", "alice"), std::nullopt);  // no record yet
+  engine->Accrue("chem", "alice", "normal", 1, now - 3600, now);
+  const double alice = engine->UserUsage("chem", "alice").value_or(0.0);
+  EXPECT_EQ(alice, 4.0 * 3600);
+  EXPECT_EQ(engine->UserUsage("chem", "carol"), std::nullopt);
+  engine->Accrue("chem", "carol", "normal", 2, now - 3600, now);  // a user after the lookup
+  EXPECT_EQ(engine->UserUsage("chem", "carol"), 8.0 * 3600);
+
+  Write(conf_,
+        "PartitionName=normal Role=budgeted GpuhPerNodeHour=4\n"
+        "PartitionName=low Role=low GpuhPerNodeHour=4\n"
+        "Project=phys Kind=small Credit=6000 Created=2026-03-15 PIs=ben.muster@unibe.ch\n");
+  ASSERT_TRUE(engine->Reload(conf_).ok());
+  EXPECT_EQ(engine->UserUsage("chem", "alice"), alice);  // no longer a project: the ledger's
+  Write(conf_, kTwoProjects);
+  ASSERT_TRUE(engine->Reload(conf_).ok());
+  EXPECT_EQ(engine->UserUsage("chem", "alice"), alice);
+  EXPECT_EQ(engine->UserUsage("phys", "alice"), std::nullopt);
+}
+
 TEST_F(EngineCache, BothPriorityFormsAgree) {
   Write(conf_, kTwoProjects);
   const UnixTime now = At(2026, 4, 15);
