@@ -46,6 +46,11 @@
 # to tell a difference between the plugins from one between the first and the second phase.
 # Run second, multifactor starts without the usage priority/budget published into Slurm's
 # association records (the assoc_usage state file is removed before it starts).
+# BENCH_ROUNDS=N measures both plugins N times in one run, on the one site, in the order A B,
+# then B A, and so on: each round's report in OUT_DIR/round-K/ (e2e.md, e2e.json, the RSS split
+# and profiles), and OUT_DIR/e2e-rounds.md the ratios of the rounds side by side with their
+# geometric mean (bench/e2e_runs.py). Each round costs two phases (two restarts of slurmctld and
+# two quiet windows).
 # BENCH_CONF_MULTIFACTOR and BENCH_CONF_BUDGET: a slurm.conf line for that plugin's phase only.
 # Where slurmctld's job records start relative to cache lines follows the length of its
 # slurm.conf strings (docs/performance.md, "The backfill cycle, phase by phase"), and one of the
@@ -87,6 +92,11 @@ profile_ctld=${BENCH_PROFILE_CTLD:-0} profile_submit=${BENCH_PROFILE_SUBMIT:-0}
 declare -A conf_line=([multifactor]=${BENCH_CONF_MULTIFACTOR:-}
   [budget]=${BENCH_CONF_BUDGET-JobCompLoc=/tmp/pppppppppppppppp})
 nice_spread=${BENCH_NICE:-1}
+rounds=${BENCH_ROUNDS:-1}
+[[ "$rounds" =~ ^[1-9][0-9]*$ ]] || {
+  echo "e2e.sh: BENCH_ROUNDS must be a whole number from 1 up" >&2
+  exit 2
+}
 
 say() { printf '[e2e] %s\n' "$*" >&2; }
 
@@ -345,8 +355,8 @@ phase() { # PLUGIN: multifactor | budget
     kill -INT "$submit_perf_pid" 2>/dev/null || true
     wait "$submit_perf_pid" || true
     perf report -i "$work/$plugin-submit.perf" --stdio --no-children --comms srvcn \
-      --sort dso,symbol --percent-limit 0.02 2>/dev/null >"$out/e2e-$plugin-submit-profile.txt" ||
-      true
+      --sort dso,symbol --percent-limit 0.02 2>/dev/null \
+      >"$round_out/e2e-$plugin-submit-profile.txt" || true
   fi
   echo "sbatch_per_s=$(awk -v n="$submit_timed" -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", n / (b - a) }')" >>"$r"
   echo "rpc_submit_us=$(sdiag_rpc_us REQUEST_SUBMIT_BATCH_JOB)" >>"$r"
@@ -378,12 +388,12 @@ phase() { # PLUGIN: multifactor | budget
   if [[ -n "$ctld_perf_pid" ]]; then
     wait "$ctld_perf_pid" || true
     perf report -i "$work/$plugin-ctld.perf" --stdio --no-children --sort comm,symbol \
-      --percent-limit 0.5 -g none 2>/dev/null >"$out/e2e-$plugin-ctld-profile.txt" || true
+      --percent-limit 0.5 -g none 2>/dev/null >"$round_out/e2e-$plugin-ctld-profile.txt" || true
   fi
   if [[ -n "$perf_pid" ]]; then
     wait "$perf_pid" || true
     perf report -i "$work/budget.perf" --stdio --no-children --sort symbol --percent-limit 0.5 \
-      2>/dev/null >"$out/e2e-budget-profile.txt" || true
+      2>/dev/null >"$round_out/e2e-budget-profile.txt" || true
   fi
   # The mean cycle with what it is a mean of: how many cycles, how deep into the queue.
   {
@@ -411,11 +421,11 @@ phase() { # PLUGIN: multifactor | budget
   } >>"$r"
   # Where that RSS is: anonymous memory (heap, thread arenas, stacks) against mapped files, and
   # of these the priority plugin with the C++ runtime it brings (priority/budget only).
-  rss_by_mapping "$pid" >"$out/e2e-$plugin-rss.txt"
+  rss_by_mapping "$pid" >"$round_out/e2e-$plugin-rss.txt"
   awk '$2 ~ /^\[/ { anon += $1 }
        $2 ~ /^(priority_|libstdc\+\+|libgcc_s)/ { plugin += $1 }
        END { printf "rss_anon_kib=%d\nrss_plugin_kib=%d\n", anon, plugin }' \
-    "$out/e2e-$plugin-rss.txt" >>"$r"
+    "$round_out/e2e-$plugin-rss.txt" >>"$r"
   if [[ "$plugin" == budget ]]; then
     grep -o "priority/budget: pass ranked [0-9]* jobs in [0-9]* usec, job write lock held [0-9]* usec (longest hold [0-9]* usec), ledger saved in [0-9]* usec, [0-9]* ranked by name" \
       "$ctld_log" | awk '{ print $4, $7, $13, $22, $24 }' >"$work/budget_passes.txt" || true
@@ -427,24 +437,47 @@ phase() { # PLUGIN: multifactor | budget
 }
 
 # --- the run -----------------------------------------------------------------------------------
+# One round's report, from what its two phases left in $work (each phase rewrites its own files;
+# phases.env holds this round's windows of the trace), into ROUND_OUT.
+report() { # ROUND_OUT
+  local dir=$1
+  cp "$work/budget_passes.txt" "$dir/e2e-budget-passes.txt" 2>/dev/null || true
+  cp "$work/budget_phases.txt" "$dir/e2e-budget-phases.txt" 2>/dev/null || true
+  for plugin in multifactor budget; do
+    cp "$work/$plugin-queue.txt" "$dir/e2e-$plugin-queue.txt" 2>/dev/null || true
+  done
+  local report_args=(--work "$work" --out "$dir" --accounts "$accounts" --jobs "$jobs"
+    --quiet "$quiet" --client-runs "$client_runs" --submit-timed "$submit_timed")
+  ((smoke)) && report_args+=(--smoke)
+  python3 "$here/e2e_report.py" "${report_args[@]}"
+}
+
 t_start=$SECONDS
-: >"$work/phases.env"
 site_build
 
 tracing_start
-for plugin in "${order[@]}"; do
-  phase "$plugin"
+for ((round = 1; round <= rounds; round++)); do
+  round_out=$out
+  if ((rounds > 1)); then
+    round_out=$out/round-$round
+    mkdir -p "$round_out"
+    say "=== round $round of $rounds"
+  fi
+  : >"$work/phases.env"
+  # Every other round runs the plugins the other way round (A B, B A, A B...): a drift of the
+  # machine over the run then weighs on both plugins alike.
+  round_order=("${order[@]}")
+  ((round % 2 == 0)) && round_order=("${order[1]}" "${order[0]}")
+  for plugin in "${round_order[@]}"; do
+    phase "$plugin"
+  done
+  report "$round_out"
 done
 tracing_stop
 cp "$work/trace.txt" "$out/e2e-trace.txt" 2>/dev/null || : >"$out/e2e-trace.txt"
-cp "$work/budget_passes.txt" "$out/e2e-budget-passes.txt" 2>/dev/null || true
-cp "$work/budget_phases.txt" "$out/e2e-budget-phases.txt" 2>/dev/null || true
-for plugin in multifactor budget; do
-  cp "$work/$plugin-queue.txt" "$out/e2e-$plugin-queue.txt" 2>/dev/null || true
-done
-
-report_args=(--work "$work" --out "$out" --accounts "$accounts" --jobs "$jobs" --quiet "$quiet"
-  --client-runs "$client_runs" --submit-timed "$submit_timed")
-((smoke)) && report_args+=(--smoke)
-python3 "$here/e2e_report.py" "${report_args[@]}"
-say "done in $((SECONDS - t_start)) s: $out/e2e.md"
+if ((rounds > 1)); then
+  python3 "$here/e2e_runs.py" "$out"/round-*/e2e.json >"$out/e2e-rounds.md"
+  say "done in $((SECONDS - t_start)) s: $out/e2e-rounds.md (each round: $out/round-N/e2e.md)"
+else
+  say "done in $((SECONDS - t_start)) s: $out/e2e.md"
+fi
