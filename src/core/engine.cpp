@@ -28,6 +28,19 @@ std::string FirstLine(const std::string& text) {
   return lines.front() + " (and " + std::to_string(lines.size() - 1) + " more)";
 }
 
+// A user's decayed usage in a project's ledger record; nullopt without the
+// record or without the user in it.
+std::optional<double> DecayedUsageOf(const ProjectUsage* project, std::string_view user) {
+  if (project == nullptr) {
+    return std::nullopt;
+  }
+  const auto found = project->users.find(user);
+  if (found == project->users.end()) {
+    return std::nullopt;
+  }
+  return found->second.decayed;
+}
+
 }  // namespace
 
 ProjectTerms TermsOf(const ProjectSpec& spec) {
@@ -427,11 +440,8 @@ std::optional<AssociationView> Engine::Association(std::string_view account, std
       .project = view,
       .ranking = {.state = factors.state, .budgeted = factors.budgeted, .low = factors.low},
   };
-  const ProjectUsage* usage = user.empty() ? nullptr : UsageLocked(project);
-  if (usage != nullptr) {
-    if (const auto found = usage->users.find(user); found != usage->users.end()) {
-      row.user_usage = found->second.decayed;
-    }
+  if (!user.empty()) {
+    row.user_usage = DecayedUsageOf(UsageLocked(project), user).value_or(0.0);
   }
   return row;
 }
@@ -446,15 +456,7 @@ std::optional<double> Engine::UserUsage(std::string_view account, std::string_vi
   // A project of budget.conf through the hash and the cached record; the
   // ledger's map (a string compare per level) only for an account without one.
   const std::size_t index = FindLocked(account);
-  const ProjectUsage* project = index != kNoProject ? UsageLocked(index) : ledger_.Find(account);
-  if (project == nullptr) {
-    return std::nullopt;
-  }
-  const auto found = project->users.find(user);
-  if (found == project->users.end()) {
-    return std::nullopt;
-  }
-  return found->second.decayed;
+  return DecayedUsageOf(index != kNoProject ? UsageLocked(index) : ledger_.Find(account), user);
 }
 
 PartitionKind Engine::KindOfPartition(std::string_view partition) const {
