@@ -218,6 +218,12 @@ constexpr std::string_view kTwoProjects =
     "Project=chem Kind=small Credit=6000 Created=2026-03-15 PIs=ana.muster@unibe.ch\n"
     "Project=phys Kind=small Credit=6000 Created=2026-03-15 PIs=ben.muster@unibe.ch\n";
 
+// kTwoProjects without chem: a reload that removes a project.
+constexpr std::string_view kPhysOnly =
+    "PartitionName=normal Role=budgeted GpuhPerNodeHour=4\n"
+    "PartitionName=low Role=low GpuhPerNodeHour=4\n"
+    "Project=phys Kind=small Credit=6000 Created=2026-03-15 PIs=ben.muster@unibe.ch\n";
+
 PriorityWeights FairShareOnly() {
   PriorityWeights w;
   w.fairshare = 10'000'000;
@@ -277,10 +283,7 @@ TEST_F(EngineCache, AReloadReplacesTheViewsOfTheSameInstant) {
   Write(conf_, kTwoProjects);
   ASSERT_TRUE(engine->Reload(conf_).ok());
   EXPECT_TRUE(engine->Project("phys", now).has_value());
-  Write(conf_,
-        "PartitionName=normal Role=budgeted GpuhPerNodeHour=4\n"
-        "PartitionName=low Role=low GpuhPerNodeHour=4\n"
-        "Project=phys Kind=small Credit=6000 Created=2026-03-15 PIs=ben.muster@unibe.ch\n");
+  Write(conf_, kPhysOnly);
   ASSERT_TRUE(engine->Reload(conf_).ok());
   EXPECT_FALSE(engine->Project("chem", now).has_value());
   EXPECT_EQ(engine->Project("phys", now)->status.state, ProjectState::kActive);
@@ -301,10 +304,7 @@ TEST_F(EngineCache, UserUsageFollowsNewUsersAndReloads) {
   engine->Accrue("chem", "carol", "normal", 2, now - 3600, now);  // a user after the lookup
   EXPECT_EQ(engine->UserUsage("chem", "carol"), 8.0 * 3600);
 
-  Write(conf_,
-        "PartitionName=normal Role=budgeted GpuhPerNodeHour=4\n"
-        "PartitionName=low Role=low GpuhPerNodeHour=4\n"
-        "Project=phys Kind=small Credit=6000 Created=2026-03-15 PIs=ben.muster@unibe.ch\n");
+  Write(conf_, kPhysOnly);
   ASSERT_TRUE(engine->Reload(conf_).ok());
   EXPECT_EQ(engine->UserUsage("chem", "alice"), alice);  // no longer a project: the ledger's
   Write(conf_, kTwoProjects);
