@@ -476,7 +476,11 @@ done
 tracing_stop
 cp "$work/trace.txt" "$out/e2e-trace.txt" 2>/dev/null || : >"$out/e2e-trace.txt"
 if ((rounds > 1)); then
-  python3 "$here/e2e_runs.py" "$out"/round-*/e2e.json >"$out/e2e-rounds.md"
+  round_reports=()
+  for ((round = 1; round <= rounds; round++)); do
+    round_reports+=("$out/round-$round/e2e.json") # in round order: a glob puts 10 before 2
+  done
+  python3 "$here/e2e_runs.py" "${round_reports[@]}" >"$out/e2e-rounds.md"
   say "done in $((SECONDS - t_start)) s: $out/e2e-rounds.md (each round: $out/round-N/e2e.md)"
 else
   say "done in $((SECONDS - t_start)) s: $out/e2e.md"
