@@ -166,6 +166,48 @@ void BM_SubmitPriority(benchmark::State& state) {
 }
 BENCHMARK(BM_SubmitPriority);
 
+// The same call with caches as slurmctld leaves them between two submissions
+// (evict: 1): before each call, outside the timing, 64 MiB are written, which
+// pushes the engine's data and code out of every cache level. With evict: 0
+// the timing is the same, the pause included (about 0.3 µs). new_second: 1
+// moves the clock as BM_SubmitPriority does, so that nearly every call
+// computes its project's view; 0 keeps one instant, every factor cached.
+void BM_SubmitPriorityCold(benchmark::State& state) {
+  Site& site = SiteOf(kSiteProjects, kSiteUsers);
+  const std::vector<PendingJob> jobs = MakePendingJobs(site, kSiteProjects);
+  budget_engine* engine = site.c_engine();
+  const bool evict = state.range(0) != 0;
+  const bool new_second = state.range(1) != 0;
+  std::vector<unsigned char> other_work(std::size_t{64} << 20);
+  double tres[kTresCount];
+  budget_error err;
+  UnixTime now = BenchNow();
+  std::size_t i = 0;
+  for (auto _ : state) {
+    state.PauseTiming();
+    if (evict) {
+      for (std::size_t byte = 0; byte < other_work.size(); byte += 64) {
+        ++other_work[byte];
+      }
+    }
+    state.ResumeTiming();
+    if (new_second && i % kSubmitsPerSecond == 0) {
+      ++now;
+    }
+    const budget_job c_job = CJobOf(site, jobs[i++ % jobs.size()], now);
+    budget_job_priority out = {};
+    out.tres = tres;
+    benchmark::DoNotOptimize(budget_engine_job_priority(engine, &c_job, &out, &err));
+    benchmark::DoNotOptimize(out.priority);
+  }
+  benchmark::DoNotOptimize(other_work.data());
+}
+BENCHMARK(BM_SubmitPriorityCold)
+    ->ArgNames({"evict", "new_second"})
+    ->ArgsProduct({{0, 1}, {0, 1}})
+    ->Iterations(1'000)
+    ->Unit(benchmark::kMicrosecond);
+
 // The same pass as priority_budget.c makes it since each association's project
 // is resolved once a pass (assoc_rankings.c): one budget_engine_project_ranking
 // per project, then every job ranked from its partition's factor with
