@@ -108,12 +108,10 @@ tracefs=/sys/kernel/tracing
 group=budget_bench
 tracing=0 mounted_tracefs=0 reader_pid="" old_clock=""
 
-# The file offset of a symbol of an ELF file, from its LOAD segments. An exported symbol; with
-# "local", any symbol of the symbol table (kept when the file is not stripped).
+# The file offset of a symbol of an ELF file, from its LOAD segments.
 elf_offset() {
-  local file=$1 symbol=$2 scope=${3:-exported} addr flags=(--defined-only)
-  [[ $scope == local ]] || flags+=(-D)
-  addr=$(nm "${flags[@]}" "$file" 2>/dev/null | awk -v s="$symbol" '$3 == s { print $1; exit }')
+  local file=$1 symbol=$2 addr
+  addr=$(nm -D --defined-only "$file" 2>/dev/null | awk -v s="$symbol" '$3 == s { print $1; exit }')
   [[ -n "$addr" ]] || return 1
   addr_offset "$file" "$addr"
 }
@@ -179,7 +177,6 @@ tracing_start() {
     say "no uprobe on multifactor's pow@plt: its pass is timed from fair_tree_decay's entry"
   fi
   submit_probes_add "$ctld"
-  plugin_probes_add "$mf" "$ctld"
   old_clock=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$tracefs/trace_clock")
   echo mono >"$tracefs/trace_clock"
   echo >"$tracefs/trace"
@@ -219,42 +216,6 @@ submit_probes_add() { # SLURMCTLD
   fi
   for e in "${submit_events[@]}"; do
     echo 'comm == "srvcn"' >"$tracefs/events/$group/$e/filter"
-  done
-}
-
-# Inside priority_g_set, where a plugin's time goes: its priority_p_set (the wrapper's own
-# part is the rest), the assoc_mgr_lock calls made within it (priority/budget takes the assoc
-# and qos read locks there; multifactor takes none), and priority/budget's one call into its
-# core (budget_engine_job_priority, a local symbol). Each probe traps, a few µs a hit: these
-# add two traps to multifactor's priority_g_set and six to priority/budget's (two a call), so
-# the report gives them as a split of each plugin's call, not as a comparison of the plugins.
-plugin_probes_add() { # MULTIFACTOR_SO SLURMCTLD
-  local mf=$1 ctld=$2 bu=$plugin_dir/priority_budget.so lib mfpp bupp eng alk e
-  local events=(mfpp_in mfpp_out bupp_in bupp_out eng_in eng_out alk_in alk_out)
-  lib=$(ldd "$ctld" | awk '$1 ~ /^libslurmfull/ { print $3; exit }')
-  if [[ -z "$lib" ]] || ! mfpp=$(elf_offset "$mf" priority_p_set) ||
-    ! bupp=$(elf_offset "$bu" priority_p_set) ||
-    ! eng=$(elf_offset "$bu" budget_engine_job_priority local) ||
-    ! alk=$(elf_offset "$lib" assoc_mgr_lock) ||
-    ! {
-      echo "p:$group/mfpp_in $mf:$mfpp"
-      echo "r:$group/mfpp_out $mf:$mfpp"
-      echo "p:$group/bupp_in $bu:$bupp"
-      echo "r:$group/bupp_out $bu:$bupp"
-      echo "p:$group/eng_in $bu:$eng"
-      echo "r:$group/eng_out $bu:$eng"
-      echo "p:$group/alk_in $lib:$alk"
-      echo "r:$group/alk_out $lib:$alk"
-    } >>"$tracefs/uprobe_events"; then
-    for e in "${events[@]}"; do
-      echo "-:$group/$e" >>"$tracefs/uprobe_events" 2>/dev/null || true
-    done
-    say "no uprobes inside priority_g_set (priority_p_set, assoc_mgr_lock, the core's call)"
-    return 0
-  fi
-  for e in "${events[@]}"; do
-    echo 'comm == "srvcn"' >"$tracefs/events/$group/$e/filter"
-    submit_events+=("$e")
   done
 }
 

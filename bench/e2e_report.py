@@ -124,41 +124,27 @@ def lock_passes(events, thread):
     return [(sum(p), max(p)) for p in passes]
 
 
-# Probes inside priority_g_set (bench/e2e.sh, plugin_probes_add): event prefix -> part.
-INSIDE_PSET = {"mfpp": "pp", "bupp": "pp", "eng": "eng", "alk": "alk"}
-
-
 def submissions(events):
     """Per job_allocate call on an RPC thread (the trace holds those of the timed sbatch only):
     (its duration, the time in priority_g_set within it, the time in select_nodes within it or
-    None when it did not test nodes, and a dict of the time within priority_g_set in the
-    plugin's priority_p_set "pp", in assoc_mgr_lock "alk" and in priority/budget's core call
-    "eng", each present only when its probe fired), in seconds."""
+    None when it did not test nodes), in seconds."""
     open_at, calls = {}, []
     for ts, _comm, tid, ev in events:
         if ev == "alloc_in":
-            open_at[tid] = {"start": ts, "pset": 0.0, "sel": None, "inside": {}}
+            open_at[tid] = {"start": ts, "pset": 0.0, "sel": None}
             continue
         call = open_at.get(tid)
         if call is None:
             continue
-        prefix, _, edge = ev.rpartition("_")
         if ev in ("pset_in", "sel_in"):
             call[ev] = ts
         elif ev == "pset_out" and "pset_in" in call:
             call["pset"] += ts - call.pop("pset_in")
         elif ev == "sel_out" and "sel_in" in call:
             call["sel"] = (call["sel"] or 0.0) + ts - call.pop("sel_in")
-        elif prefix in INSIDE_PSET and "pset_in" in call:
-            part = INSIDE_PSET[prefix]
-            if edge == "in":
-                call[part + "_in"] = ts
-            elif part + "_in" in call:
-                inside = call["inside"]
-                inside[part] = inside.get(part, 0.0) + ts - call.pop(part + "_in")
         elif ev == "alloc_out":
             del open_at[tid]
-            calls.append((ts - call["start"], call["pset"], call["sel"], call["inside"]))
+            calls.append((ts - call["start"], call["pset"], call["sel"]))
     return calls
 
 
@@ -307,9 +293,6 @@ def main():
         r["alloc_ms"] = mean([c[0] * 1e3 for c in calls])
         r["priority_set_us"] = mean([c[1] * 1e6 for c in calls])
         r["priority_set_median_us"] = median([c[1] * 1e6 for c in calls])
-        for part in sorted(set(INSIDE_PSET.values())):
-            r["pset_%s_median_us" % part] = median(
-                [c[3][part] * 1e6 for c in calls if part in c[3]])
         r["allocs_tested"] = len(tested)
         r["alloc_select_ms"] = mean([c[2] * 1e3 for c in tested])
         r["alloc_rest_ms"] = mean([(c[0] - (c[2] or 0.0) - c[1]) * 1e3 for c in calls])
@@ -428,14 +411,6 @@ def main():
         % tuple(cell(r.get(k), f) for k, f in (
             ("allocs", "%d"), ("allocs_tested", "%d"), ("alloc_select_ms", "%.2f"),
             ("priority_set_median_us", "%.1f"), ("alloc_rest_ms", "%.2f")) for r in (mf, bu)),
-        "Inside priority_g_set (uprobes, median µs; each probe hit adds its own trap, so "
-        "these split a plugin's call and do not compare the plugins): the plugin's "
-        "priority_p_set %s and %s, assoc_mgr_lock within it %s and %s, priority/budget's call "
-        "into its core (budget_engine_job_priority) %s, multifactor and budget."
-        % tuple(cell(v, "%.1f") for v in (
-            mf.get("pset_pp_median_us"), bu.get("pset_pp_median_us"),
-            mf.get("pset_alk_median_us"), bu.get("pset_alk_median_us"),
-            bu.get("pset_eng_median_us"))),
         "slurmctld's RSS: anonymous memory (heap, thread arenas, stacks) %s and %s MiB, mapped "
         "files %s and %s MiB, of which the priority plugin and the C++ runtime it loads %s and "
         "%s MiB, multifactor and budget (e2e-PLUGIN-rss.txt: by mapping)."
