@@ -168,7 +168,8 @@ BENCHMARK(BM_SubmitPriority);
 
 // The same call with caches as slurmctld leaves them between two submissions
 // (evict: 1): before each call, outside the timing, 64 MiB are written, which
-// pushes the engine's data and code out of every cache level. With evict: 0
+// pushes the engine's data and code out of the core's own caches (L1, L2, the
+// TLB) and, as far as its size allows, out of the shared L3. With evict: 0
 // the timing is the same, the pause included (about 0.3 µs). new_second: 1
 // moves the clock as BM_SubmitPriority does, so that nearly every call
 // computes its project's view; 0 keeps one instant, every factor cached.
