@@ -145,23 +145,37 @@ BENCHMARK(BM_PriorityPassCApi)
 // that nearly every call finds its project's factors from an earlier second.
 constexpr int kSubmitsPerSecond = 120;
 
-void BM_SubmitPriority(benchmark::State& state) {
-  Site& site = SiteOf(kSiteProjects, kSiteUsers);
-  const std::vector<PendingJob> jobs = MakePendingJobs(site, kSiteProjects);
-  budget_engine* engine = site.c_engine();
-  double tres[kTresCount];
-  budget_error err;
-  UnixTime now = BenchNow();
-  std::size_t i = 0;
-  for (auto _ : state) {
-    if (i % kSubmitsPerSecond == 0) {
-      ++now;
+// Those submissions, one a call of Next; Next(false) keeps the clock still.
+class Submissions {
+ public:
+  explicit Submissions(Site& site)
+      : site_(site), jobs_(MakePendingJobs(site, kSiteProjects)), engine_(site.c_engine()) {}
+
+  void Next(bool move_clock) {
+    if (move_clock && next_ % kSubmitsPerSecond == 0) {
+      ++now_;
     }
-    const budget_job c_job = CJobOf(site, jobs[i++ % jobs.size()], now);
+    const budget_job c_job = CJobOf(site_, jobs_[next_++ % jobs_.size()], now_);
     budget_job_priority out = {};
-    out.tres = tres;
-    benchmark::DoNotOptimize(budget_engine_job_priority(engine, &c_job, &out, &err));
+    out.tres = tres_;
+    benchmark::DoNotOptimize(budget_engine_job_priority(engine_, &c_job, &out, &err_));
     benchmark::DoNotOptimize(out.priority);
+  }
+
+ private:
+  Site& site_;
+  std::vector<PendingJob> jobs_;
+  budget_engine* engine_;
+  double tres_[kTresCount] = {};
+  budget_error err_ = {};
+  UnixTime now_ = BenchNow();
+  std::size_t next_ = 0;
+};
+
+void BM_SubmitPriority(benchmark::State& state) {
+  Submissions submissions(SiteOf(kSiteProjects, kSiteUsers));
+  for (auto _ : state) {
+    submissions.Next(true);
   }
 }
 BENCHMARK(BM_SubmitPriority);
@@ -174,16 +188,10 @@ BENCHMARK(BM_SubmitPriority);
 // moves the clock as BM_SubmitPriority does, so that nearly every call
 // computes its project's view; 0 keeps one instant, every factor cached.
 void BM_SubmitPriorityCold(benchmark::State& state) {
-  Site& site = SiteOf(kSiteProjects, kSiteUsers);
-  const std::vector<PendingJob> jobs = MakePendingJobs(site, kSiteProjects);
-  budget_engine* engine = site.c_engine();
+  Submissions submissions(SiteOf(kSiteProjects, kSiteUsers));
   const bool evict = state.range(0) != 0;
   const bool new_second = state.range(1) != 0;
   std::vector<unsigned char> other_work(std::size_t{64} << 20);
-  double tres[kTresCount];
-  budget_error err;
-  UnixTime now = BenchNow();
-  std::size_t i = 0;
   for (auto _ : state) {
     state.PauseTiming();
     if (evict) {
@@ -192,14 +200,7 @@ void BM_SubmitPriorityCold(benchmark::State& state) {
       }
     }
     state.ResumeTiming();
-    if (new_second && i % kSubmitsPerSecond == 0) {
-      ++now;
-    }
-    const budget_job c_job = CJobOf(site, jobs[i++ % jobs.size()], now);
-    budget_job_priority out = {};
-    out.tres = tres;
-    benchmark::DoNotOptimize(budget_engine_job_priority(engine, &c_job, &out, &err));
-    benchmark::DoNotOptimize(out.priority);
+    submissions.Next(new_second);
   }
   benchmark::DoNotOptimize(other_work.data());
 }
