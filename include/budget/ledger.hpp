@@ -15,6 +15,7 @@
 #include "budget/result.hpp"
 #include "budget/schedule.hpp"
 #include "budget/units.hpp"
+#include "budget/user_table.hpp"
 
 namespace budget {
 
@@ -72,7 +73,7 @@ struct ProjectUsage {
   Usage total;
   // Months 1..closed_months have been closed by CloseMonths. 0..D.
   int closed_months = 0;
-  std::map<std::string, UserUsage, std::less<>> users;
+  UserTable<UserUsage> users;
 
   friend bool operator==(const ProjectUsage&, const ProjectUsage&) = default;
 };
