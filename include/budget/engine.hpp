@@ -59,13 +59,32 @@ struct AssociationView {
   double user_usage = 0.0;  // the row's user's decayed usage: 0 for no user or one never charged
 };
 
+// One row of Slurm's association table: an account, and one of its users
+// (empty: the account's own row).
+struct AssociationKey {
+  std::string_view account;
+  std::string_view user;
+};
+
+// One row's answer from Engine::Associations, read in place: `project` points
+// into the engine's cache and is valid only during the callback.
+struct AssociationRow {
+  const ProjectView* project = nullptr;  // nullptr: an account without a budget
+  ProjectRanking ranking;                // read only when project is not nullptr
+  double user_usage = 0.0;  // the row's user's decayed usage: 0 for no user or one never charged
+};
+
+// Called by Engine::Associations for keys[index], with the engine's mutex
+// held: it must not call back into the engine.
+using AssociationSink = std::function<void(std::size_t index, const AssociationRow& row)>;
+
 // What the ledger needs of a project's budget.conf line, and of every line.
 ProjectTerms TermsOf(const ProjectSpec& spec);
 std::vector<ProjectTerms> TermsOf(const BudgetConfig& config);
 
 // Thread-safe: every public method takes the engine's mutex, and none calls
-// out except through the log sink (called with the mutex held: it must not
-// call back into the engine).
+// out except through the log sink and Associations' sink (both called with
+// the mutex held: they must not call back into the engine).
 class Engine {
  public:
   // Reads budget.conf (every error logged; the first returned) and the ledger
@@ -122,6 +141,13 @@ class Engine {
   // rows of one project, as assoc_mgr lists an account's users after it.
   std::optional<AssociationView> Association(std::string_view account, std::string_view user,
                                              UnixTime now);
+  // Every row of `keys`, in order, under one lock: sink(i, row) answers
+  // keys[i] as Association() would, without copying the view. The publish
+  // step of a pass asks its rows so: consecutive keys of one account look
+  // the project up and compute its view once, and its users, when listed in
+  // name order (as assoc_mgr lists them), are found one step from the last.
+  void Associations(std::span<const AssociationKey> keys, UnixTime now,
+                    const AssociationSink& sink);
   // The user's decayed usage in the project; nullopt if never seen.
   std::optional<double> UserUsage(std::string_view account, std::string_view user);
   PartitionKind KindOfPartition(std::string_view partition) const;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <iterator>
 #include <optional>
 #include <string_view>
 #include <utility>
@@ -40,6 +41,36 @@ std::optional<double> DecayedUsageOf(const ProjectUsage* project, std::string_vi
   }
   return found->second.decayed;
 }
+
+// Finds the users of one project's ledger record by name, trying first the
+// one after the last found: assoc_mgr lists an account's users in name order,
+// so a pass's rows of one project take one step each rather than a search.
+class UserFinder {
+ public:
+  explicit UserFinder(const ProjectUsage* project) : project_(project) {
+    if (project_ != nullptr) {
+      next_ = project_->users.begin();
+    }
+  }
+
+  // The user's decayed usage; 0 for a user never charged (or no record).
+  double DecayedUsage(std::string_view user) {
+    if (project_ == nullptr) {
+      return 0.0;
+    }
+    const auto& users = project_->users;
+    auto found = next_ != users.end() && next_->first == user ? next_ : users.find(user);
+    if (found == users.end()) {
+      return 0.0;
+    }
+    next_ = std::next(found);
+    return found->second.decayed;
+  }
+
+ private:
+  const ProjectUsage* project_;
+  UserTable<UserUsage>::const_iterator next_;
+};
 
 }  // namespace
 
@@ -429,21 +460,35 @@ std::optional<ProjectView> Engine::ProjectLocked(std::string_view account, UnixT
 
 std::optional<AssociationView> Engine::Association(std::string_view account, std::string_view user,
                                                    UnixTime now) {
+  std::optional<AssociationView> answer;
+  const AssociationKey key{account, user};
+  Associations({&key, 1}, now, [&answer](std::size_t, const AssociationRow& row) {
+    if (row.project != nullptr) {
+      answer = AssociationView{*row.project, row.ranking, row.user_usage};
+    }
+  });
+  return answer;
+}
+
+void Engine::Associations(std::span<const AssociationKey> keys, UnixTime now,
+                          const AssociationSink& sink) {
   std::lock_guard lock(mutex_);
-  const std::size_t project = FindLocked(account);
-  if (project == kNoProject) {
-    return std::nullopt;
+  AssociationRow row;         // the project part stays for the keys of one account
+  UserFinder users(nullptr);  // the users of row.project's ledger record
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    if (i == 0 || keys[i].account != keys[i - 1].account) {
+      row = AssociationRow{};
+      users = UserFinder(nullptr);
+      if (const std::size_t project = FindLocked(keys[i].account); project != kNoProject) {
+        row.project = &LastViewLocked(project, now);
+        const Factors& factors = FactorsLocked(project, now);  // computed with the view
+        row.ranking = {.state = factors.state, .budgeted = factors.budgeted, .low = factors.low};
+        users = UserFinder(UsageLocked(project));
+      }
+    }
+    row.user_usage = keys[i].user.empty() ? 0.0 : users.DecayedUsage(keys[i].user);
+    sink(i, row);
   }
-  const ProjectView& view = LastViewLocked(project, now);
-  const Factors& factors = FactorsLocked(project, now);  // computed with the view
-  AssociationView row{
-      .project = view,
-      .ranking = {.state = factors.state, .budgeted = factors.budgeted, .low = factors.low},
-  };
-  if (!user.empty()) {
-    row.user_usage = DecayedUsageOf(UsageLocked(project), user).value_or(0.0);
-  }
-  return row;
 }
 
 std::optional<ProjectView> Engine::Project(std::string_view account, UnixTime now) {

@@ -421,6 +421,65 @@ TEST_F(EngineCache, AssociationIsTheViewTheRankingAndTheUsersUsage) {
   EXPECT_EQ(after.project.fair_share.factor, after.ranking.budgeted);
 }
 
+// Associations answers every key as Association() does, whatever the order
+// of the keys: users in name order (one step each), out of order, repeated,
+// never charged, an account's rows split apart, accounts without a budget.
+TEST_F(EngineCache, AssociationsAnswerEachKeyAsAssociationDoes) {
+  Write(conf_, kTwoProjects);
+  const UnixTime now = At(2026, 4, 15);
+  auto engine = Open(now);
+  ASSERT_NE(engine, nullptr);
+  for (const char* user : {"dan", "ana", "cleo", "bob"}) {  // charged out of name order
+    engine->Accrue("chem", user, "normal", 1 + user[0] - 'a', now - 3600, now);
+  }
+  engine->Accrue("phys", "bob", "normal", 100, now - 36'000, now);
+  engine->Advance(now);
+  const std::vector<AssociationKey> keys = {
+      {"chem", ""},    {"chem", "ana"},  {"chem", "bob"},   {"chem", "cleo"}, {"chem", "dan"},
+      {"phys", ""},    {"phys", "bob"},  {"phys", "ana"},   {"nobody", ""},   {"nobody", "bob"},
+      {"chem", "dan"}, {"chem", "bob"},  {"chem", "bob"},   {"chem", "eve"},  {"chem", "ana"},
+      {"", ""},        {"chem", "cleo"}, {"chem", "aaron"}, {"chem", "cleo"}, {"chem", "dan"},
+  };
+  std::vector<std::optional<AssociationView>> rows(keys.size());
+  std::vector<std::size_t> order;
+  engine->Associations(keys, now, [&](std::size_t i, const AssociationRow& row) {
+    order.push_back(i);
+    if (row.project != nullptr) {
+      rows[i] = AssociationView{*row.project, row.ranking, row.user_usage};
+    }
+  });
+  ASSERT_EQ(order.size(), keys.size());
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    const std::string who = std::string(keys[i].account) + " " + std::string(keys[i].user);
+    EXPECT_EQ(order[i], i);
+    const std::optional<AssociationView> one =
+        engine->Association(keys[i].account, keys[i].user, now);
+    ASSERT_EQ(rows[i].has_value(), one.has_value()) << who;
+    if (!one) {
+      continue;
+    }
+    EXPECT_EQ(rows[i]->project.status.state, one->project.status.state) << who;
+    EXPECT_EQ(rows[i]->project.status.decayed_usage, one->project.status.decayed_usage) << who;
+    EXPECT_EQ(rows[i]->project.fair_share.factor, one->project.fair_share.factor) << who;
+    EXPECT_EQ(rows[i]->ranking.budgeted, one->ranking.budgeted) << who;
+    EXPECT_EQ(rows[i]->ranking.low, one->ranking.low) << who;
+    EXPECT_EQ(rows[i]->user_usage, engine->UserUsage(keys[i].account, keys[i].user).value_or(0.0))
+        << who;
+  }
+  // Each charged user's own usage: 1, 2, 3, 4 nodes for an hour at 4 GPUh a node-hour.
+  EXPECT_EQ(rows[1]->user_usage, GpuHours(4));
+  EXPECT_EQ(rows[4]->user_usage, GpuHours(16));
+  EXPECT_EQ(rows[14]->user_usage, GpuHours(4));
+  EXPECT_EQ(rows[13]->user_usage, 0.0);  // eve: never charged
+  EXPECT_EQ(rows[17]->user_usage, 0.0);  // aaron: before every name
+  EXPECT_FALSE(rows[8].has_value());     // nobody: no budget
+  EXPECT_FALSE(rows[15].has_value());    // no account
+
+  int calls = 0;
+  engine->Associations({}, now, [&calls](std::size_t, const AssociationRow&) { ++calls; });
+  EXPECT_EQ(calls, 0);
+}
+
 // --- Robustness: the clock, file permissions and threads --------------------------------
 
 class EngineRobustness : public EngineLifecycle {
