@@ -293,6 +293,25 @@ budget_status budget_engine_job_priority_with_fair_share(
 	budget_engine *engine, const budget_job *job, double fair_share,
 	budget_job_priority *out, budget_error *err);
 
+/* One row of Slurm's association table, for budget_engine_associations. */
+typedef struct {
+	const char *account;	/* NULL or "": no budget */
+	const char *user;	/* NULL or "": the account's own row */
+} budget_association_key;
+
+/* budget_engine_association for keys[0..n-1], under one lock of the engine:
+ * out[i] answers keys[i], as budget_engine_association would. The publish
+ * step of a pass asks its rows so, in batches, in assoc_mgr's order: the
+ * consecutive rows of one account look its project up and compute its view
+ * once, and its users, listed in name order, are found one step apart.
+ * BUDGET_E_INVALID for a NULL engine, or for NULL keys or out with n > 0
+ * (out untouched); otherwise BUDGET_OK. */
+budget_status budget_engine_associations(budget_engine *engine,
+					 const budget_association_key *keys,
+					 size_t n, int64_t now,
+					 budget_association *out,
+					 budget_error *err);
+
 /* The fair-share factor the sshare client computes (classic formula,
  * 2^(-usage/shares)); 0 for shares <= 0. Pure: needs no engine. */
 double budget_classic_fs_factor(double effective_usage, double shares_norm);

@@ -10,6 +10,7 @@
 #include <span>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "budget/budget.h"
 #include "budget/engine.hpp"
@@ -89,32 +90,41 @@ budget_project_view ToC(const budget::ProjectView& view) {
           .level = view.fair_share.key};
 }
 
-// The lifecycle of a project in `state` (nullopt: an account without a
-// budget): the rows of Admit's table (admission.hpp) whose verdict does not
-// depend on the partitions asked for, and is kAllow.
-budget_project_lifecycle LifecycleOf(const budget::Engine& engine,
-                                     std::optional<budget::ProjectState> state) {
-  if (state) {
-    return {.state = ToC(*state),
-            .allows_all = *state == budget::ProjectState::kPreparatory ||
-                          *state == budget::ProjectState::kActive};
-  }
-  // Rare (most accounts have a budget): the configuration is only copied here.
+// The lifecycle of a project of budget.conf in `state`: the rows of Admit's
+// table (admission.hpp) whose verdict does not depend on the partitions asked
+// for, and is kAllow.
+budget_project_lifecycle LifecycleOf(budget::ProjectState state) {
+  return {.state = ToC(state),
+          .allows_all = state == budget::ProjectState::kPreparatory ||
+                        state == budget::ProjectState::kActive};
+}
+
+// The lifecycle of an account without a budget: budget.conf's
+// UnbudgetedAccounts. Rare (most accounts have a budget): the configuration
+// is only copied here. Takes the engine's mutex.
+budget_project_lifecycle NoBudgetLifecycle(const budget::Engine& engine) {
   return {.state = BUDGET_PROJECT_NONE,
           .allows_all = engine.config()->unbudgeted_accounts ==
                         budget::BudgetConfig::UnbudgetedAction::kAllow};
 }
 
-// A project's ranking (nullopt: an account without a budget, factors 0).
-budget_project_ranking RankingOf(const budget::Engine& engine,
-                                 const std::optional<budget::ProjectRanking>& ranking) {
-  std::optional<budget::ProjectState> state;
-  if (ranking) {
-    state = ranking->state;
-  }
-  return {.lifecycle = LifecycleOf(engine, state),
-          .fair_share_budgeted = ranking ? ranking->budgeted : 0.0,
-          .fair_share_low = ranking ? ranking->low : 0.0};
+// The lifecycle of a project in `state` (nullopt: an account without a budget).
+budget_project_lifecycle LifecycleOf(const budget::Engine& engine,
+                                     std::optional<budget::ProjectState> state) {
+  return state ? LifecycleOf(*state) : NoBudgetLifecycle(engine);
+}
+
+// A project's ranking.
+budget_project_ranking RankingOf(const budget::ProjectRanking& ranking) {
+  return {.lifecycle = LifecycleOf(ranking.state),
+          .fair_share_budgeted = ranking.budgeted,
+          .fair_share_low = ranking.low};
+}
+
+// The ranking of an account without a budget: factors 0. Takes the engine's mutex.
+budget_project_ranking NoBudgetRanking(const budget::Engine& engine) {
+  return {
+      .lifecycle = NoBudgetLifecycle(engine), .fair_share_budgeted = 0.0, .fair_share_low = 0.0};
 }
 
 bool JobPriorityArgumentsValid(const budget_engine* engine, const budget_job* job,
@@ -454,7 +464,9 @@ budget_status budget_engine_project_ranking(budget_engine* engine, const char* a
       SetError(err, "budget_engine_project_ranking: engine and out are required");
       return BUDGET_E_INVALID;
     }
-    *out = RankingOf(*engine->engine, engine->engine->RankingOf(View(account), now));
+    const std::optional<budget::ProjectRanking> ranking =
+        engine->engine->RankingOf(View(account), now);
+    *out = ranking ? RankingOf(*ranking) : NoBudgetRanking(*engine->engine);
     return BUDGET_OK;
   });
 }
@@ -462,21 +474,39 @@ budget_status budget_engine_project_ranking(budget_engine* engine, const char* a
 budget_status budget_engine_association(budget_engine* engine, const char* account,
                                         const char* user, int64_t now, budget_association* out,
                                         budget_error* err) {
+  if (engine == nullptr || out == nullptr) {
+    SetError(err, "budget_engine_association: engine and out are required");
+    return BUDGET_E_INVALID;
+  }
+  const budget_association_key key = {.account = account, .user = user};
+  return budget_engine_associations(engine, &key, 1, now, out, err);
+}
+
+budget_status budget_engine_associations(budget_engine* engine, const budget_association_key* keys,
+                                         size_t n, int64_t now, budget_association* out,
+                                         budget_error* err) {
   return Guard(err, [&]() -> budget_status {
-    if (engine == nullptr || out == nullptr) {
-      SetError(err, "budget_engine_association: engine and out are required");
+    if (engine == nullptr || (n > 0 && (keys == nullptr || out == nullptr))) {
+      SetError(err, "budget_engine_associations: engine, and keys and out for n > 0, are required");
       return BUDGET_E_INVALID;
     }
-    const std::optional<budget::AssociationView> row =
-        engine->engine->Association(View(account), View(user), now);
-    if (!row) {
-      *out = budget_association{};
-      out->ranking = RankingOf(*engine->engine, std::nullopt);
-      return BUDGET_OK;
+    // Before the rows: the sink runs under the engine's mutex and must not
+    // take it again, as NoBudgetRanking does.
+    const budget_project_ranking no_budget = NoBudgetRanking(*engine->engine);
+    std::vector<budget::AssociationKey> rows(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      rows[i] = {View(keys[i].account), View(keys[i].user)};
     }
-    out->project = ToC(row->project);
-    out->ranking = RankingOf(*engine->engine, row->ranking);
-    out->user_usage_gpu_seconds = row->user_usage;
+    engine->engine->Associations(rows, now, [&](std::size_t i, const budget::AssociationRow& row) {
+      if (row.project == nullptr) {
+        out[i] =
+            budget_association{.project = {}, .ranking = no_budget, .user_usage_gpu_seconds = 0.0};
+        return;
+      }
+      out[i] = budget_association{.project = ToC(*row.project),
+                                  .ranking = RankingOf(row.ranking),
+                                  .user_usage_gpu_seconds = row.user_usage};
+    });
     return BUDGET_OK;
   });
 }

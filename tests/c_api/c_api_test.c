@@ -227,6 +227,52 @@ static void check_association(budget_engine *engine, int64_t now)
 	CHECK(row.project.state == BUDGET_PROJECT_NONE);
 }
 
+/* budget_engine_associations answers each key as budget_engine_association
+ * does, in a batch mixing accounts, users in and out of name order and rows
+ * without a budget; and its error contract. */
+static void check_associations(budget_engine *engine, int64_t now)
+{
+	static const budget_association_key keys[] = {
+		{ "alpha", NULL },  { "alpha", "alice" }, { "alpha", "bob" },
+		{ "beta", "" },	    { "beta", "alice" },  { "nobody", "bob" },
+		{ NULL, NULL },	    { "alpha", "bob" },	  { "alpha", "alice" },
+		{ "alpha", "zed" },
+	};
+	enum { N = sizeof(keys) / sizeof(keys[0]) };
+	budget_association rows[N], row;
+	budget_error err;
+	size_t i;
+
+	CHECK(budget_engine_associations(NULL, keys, N, now, rows, &err) ==
+	      BUDGET_E_INVALID);
+	CHECK(budget_engine_associations(engine, NULL, N, now, rows, &err) ==
+	      BUDGET_E_INVALID);
+	CHECK(budget_engine_associations(engine, keys, N, now, NULL, &err) ==
+	      BUDGET_E_INVALID);
+	CHECK(strstr(err.text, "budget_engine_associations") != NULL);
+	CHECK(budget_engine_associations(engine, NULL, 0, now, NULL, &err) ==
+	      BUDGET_OK);
+
+	memset(rows, 0xff, sizeof(rows));
+	CHECK(budget_engine_associations(engine, keys, N, now, rows, &err) ==
+	      BUDGET_OK);
+	for (i = 0; i < N; i++) {
+		memset(&row, 0xff, sizeof(row));
+		CHECK(budget_engine_association(engine, keys[i].account,
+						keys[i].user, now, &row,
+						&err) == BUDGET_OK);
+		CHECK(same_view(&rows[i].project, &row.project));
+		CHECK(same_ranking(&rows[i].ranking, &row.ranking));
+		CHECK(rows[i].user_usage_gpu_seconds ==
+		      row.user_usage_gpu_seconds);
+	}
+	CHECK(rows[1].user_usage_gpu_seconds == 48.0 * 3600);
+	CHECK(rows[8].user_usage_gpu_seconds == 48.0 * 3600);
+	CHECK(rows[9].user_usage_gpu_seconds == 0);
+	CHECK(rows[5].project.state == BUDGET_PROJECT_NONE);
+	CHECK(rows[6].project.state == BUDGET_PROJECT_NONE);
+}
+
 static void test_ledger_round_trip_and_priority(void)
 {
 	budget_status status;
@@ -265,6 +311,7 @@ static void test_ledger_round_trip_and_priority(void)
 	CHECK(budget_engine_project(engine, "nobody", JAN_15, &alpha, &err) ==
 	      BUDGET_E_NOT_FOUND);
 	check_association(engine, JAN_15);
+	check_associations(engine, JAN_15);
 
 	{
 		budget_weights weights = { .fairshare = 10000000,
