@@ -400,9 +400,56 @@ static bool _is_project_account(slurmdb_assoc_rec_t *assoc, time_t now)
 		(lifecycle.state != BUDGET_PROJECT_NONE);
 }
 
+/* Rows the publish step asks the engine for in one call (and one lock of
+ * its mutex): their answers live on the stack, 80 bytes a row. */
+#define PUBLISH_BATCH 128
+
+/* Writes one row's answer into assoc (answered: the engine gave it, so its
+ * ranking is kept for the pass). Takes no lock. */
+static void _publish_row(slurmdb_assoc_rec_t *assoc,
+			 const budget_association *row, bool answered)
+{
+	if (answered)
+		assoc_rankings_keep(assoc, &row->ranking);
+	if (!assoc->user && (row->project.state == BUDGET_PROJECT_NONE)) {
+		assoc->usage->usage_raw = 0;
+		return;
+	}
+	_fill_assoc_usage(assoc, row);
+	if (!assoc->user && (assoc->shares_raw != SLURMDB_FS_USE_PARENT))
+		assoc->shares_raw =
+			(uint32_t) llround(row->project.shares_gpu_hours);
+}
+
+/* Asks the engine for the rows of assocs[0..n-1] in one call
+ * (budget_engine_associations) and writes them back; on an engine error,
+ * logged, each gets the row of an account without a budget. */
+static void _publish_batch(slurmdb_assoc_rec_t **assocs, size_t n,
+			   time_t now)
+{
+	/* Zeroed only to tell the compiler that no key is read unset. */
+	budget_association_key keys[PUBLISH_BATCH] = { { NULL, NULL } };
+	budget_association rows[PUBLISH_BATCH];
+	budget_error err;
+	bool answered = true;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		keys[i].account = assocs[i]->acct;
+		keys[i].user = assocs[i]->user;
+	}
+	if (budget_engine_associations(engine, keys, n, now, rows, &err)) {
+		error("%s: associations: %s", plugin_type, err.text);
+		memset(rows, 0, n * sizeof(rows[0]));
+		answered = false;
+	}
+	for (i = 0; i < n; i++)
+		_publish_row(assocs[i], &rows[i], answered);
+}
+
 /*
- * Publishes the budget into assoc_mgr: every row's usage and fair-share, a
- * project account's RawShares = its expected GPUh this month, accounts that
+ * Publishes the budget into assoc_mgr: every row's usage and fair-share,
+ * a project account's RawShares = its expected GPUh this month, accounts that
  * are not projects = the sum of the projects below them. Caller holds
  * assoc{W assoc}.
  */
@@ -411,6 +458,8 @@ static void _publish_usage(time_t now)
 	ListIterator itr;
 	slurmdb_assoc_rec_t *assoc, *up;
 	slurmdb_assoc_rec_t *root = assoc_mgr_root_assoc;
+	slurmdb_assoc_rec_t *batch[PUBLISH_BATCH];
+	size_t batched = 0;
 	long double total;
 
 	/* Every row's ranking is kept for the ranking walk of this pass; the
@@ -421,26 +470,21 @@ static void _publish_usage(time_t now)
 	if (!root || !assoc_mgr_assoc_list)
 		return;
 
-	/* One engine call a row (assoc_mgr lists an account's users right
-	 * after it, so the engine computes each project's view once); the
-	 * loops below read whether a row is a project's from the rankings
-	 * kept here. */
+	/* The rows in batches, in assoc_mgr's order: it lists an account's
+	 * users right after it, in name order, so the engine computes each
+	 * project's view once and finds each user one step from the last.
+	 * The loops below read whether a row is a project's from the
+	 * rankings kept here. */
 	itr = list_iterator_create(assoc_mgr_assoc_list);
 	while ((assoc = list_next(itr))) {
-		budget_association row;
-
-		if (_association(assoc, now, &row))
-			assoc_rankings_keep(assoc, &row.ranking);
-		if (!assoc->user &&
-		    (row.project.state == BUDGET_PROJECT_NONE)) {
-			assoc->usage->usage_raw = 0;
-			continue;
+		batch[batched++] = assoc;
+		if (batched == PUBLISH_BATCH) {
+			_publish_batch(batch, batched, now);
+			batched = 0;
 		}
-		_fill_assoc_usage(assoc, &row);
-		if (!assoc->user && (assoc->shares_raw != SLURMDB_FS_USE_PARENT))
-			assoc->shares_raw =
-				(uint32_t) llround(row.project.shares_gpu_hours);
 	}
+	if (batched)
+		_publish_batch(batch, batched, now);
 	list_iterator_reset(itr);
 	while ((assoc = list_next(itr))) {
 		if (!_is_project_account(assoc, now))
