@@ -490,23 +490,29 @@ budget_status budget_engine_associations(budget_engine* engine, const budget_ass
       SetError(err, "budget_engine_associations: engine, and keys and out for n > 0, are required");
       return BUDGET_E_INVALID;
     }
-    // Before the rows: the sink runs under the engine's mutex and must not
-    // take it again, as NoBudgetRanking does.
-    const budget_project_ranking no_budget = NoBudgetRanking(*engine->engine);
     std::vector<budget::AssociationKey> rows(n);
     for (std::size_t i = 0; i < n; ++i) {
       rows[i] = {View(keys[i].account), View(keys[i].user)};
     }
+    std::vector<std::size_t> without_budget;
     engine->engine->Associations(rows, now, [&](std::size_t i, const budget::AssociationRow& row) {
       if (row.project == nullptr) {
-        out[i] =
-            budget_association{.project = {}, .ranking = no_budget, .user_usage_gpu_seconds = 0.0};
+        without_budget.push_back(i);
         return;
       }
       out[i] = budget_association{.project = ToC(*row.project),
                                   .ranking = RankingOf(row.ranking),
                                   .user_usage_gpu_seconds = row.user_usage};
     });
+    // After the rows: the sink runs under the engine's mutex, which
+    // NoBudgetRanking takes.
+    if (!without_budget.empty()) {
+      const budget_project_ranking no_budget = NoBudgetRanking(*engine->engine);
+      for (const std::size_t i : without_budget) {
+        out[i] =
+            budget_association{.project = {}, .ranking = no_budget, .user_usage_gpu_seconds = 0.0};
+      }
+    }
     return BUDGET_OK;
   });
 }
