@@ -6,10 +6,13 @@
 // Sites are synthetic but deterministic (bench_world.hpp).
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <iterator>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "bench_world.hpp"
@@ -43,6 +46,8 @@ void PerItem(benchmark::State& state, std::int64_t items_per_iteration) {
 // The e2e site: 500 projects of 4 users (scripts/bench-e2e.sh).
 constexpr int kSiteProjects = 500;
 constexpr int kSiteUsers = 4;
+// Rows a budget_engine_associations call asks: priority_budget.c's PUBLISH_BATCH.
+constexpr std::size_t kPublishBatch = 128;
 
 // One job's priority from its inputs, no engine: the arithmetic alone.
 void BM_ComputeJobPriority(benchmark::State& state) {
@@ -308,9 +313,45 @@ BENCHMARK(BM_ComputeFairShare);
 // Fair-share of M projects with U users each, as the plugin publishes it to
 // sshare every pass: at a new `now`, each project's row (its view: status,
 // schedule, factor) and then each of its users' rows (the user's decayed
-// usage), one Engine::Association a row as the publish step asks them.
-// Items are projects.
+// usage), asked as the publish step asks them: Engine::Associations over
+// batches of kPublishBatch rows. Items are projects.
 void BM_FairShare(benchmark::State& state) {
+  const auto m = static_cast<int>(state.range(0));
+  const auto u = static_cast<int>(state.range(1));
+  Site& site = SiteOf(m, u);
+  Engine& engine = site.engine();
+  std::vector<AssociationKey> keys;
+  for (int p = 0; p < m; ++p) {
+    keys.push_back({site.account(p), {}});
+    for (int i = 0; i < u; ++i) {
+      keys.push_back({site.account(p), site.user(p, i)});
+    }
+  }
+  double usage = 0.0;
+  const AssociationSink sink = [&usage](std::size_t, const AssociationRow& row) {
+    usage += row.user_usage;
+  };
+  UnixTime now = BenchNow();
+  for (auto _ : state) {
+    ++now;
+    for (std::size_t first = 0; first < keys.size(); first += kPublishBatch) {
+      const std::size_t n = std::min(kPublishBatch, keys.size() - first);
+      engine.Associations(std::span(keys).subspan(first, n), now, sink);
+    }
+    benchmark::DoNotOptimize(usage);
+  }
+  PerItem(state, m);
+  state.SetComplexityN(m);
+}
+BENCHMARK(BM_FairShare)
+    ->ArgNames({"projects", "users"})
+    ->ArgsProduct({{10, 100, 1'000, 10'000, 100'000}, {1, 10}})
+    ->Unit(benchmark::kMillisecond);
+
+// The same rows asked one Engine::Association a row (one lock, one project
+// lookup and a copy of the view each), as the plugin asked them before
+// budget_engine_associations.
+void BM_FairShareByRow(benchmark::State& state) {
   const auto m = static_cast<int>(state.range(0));
   const auto u = static_cast<int>(state.range(1));
   Site& site = SiteOf(m, u);
@@ -328,9 +369,9 @@ void BM_FairShare(benchmark::State& state) {
   PerItem(state, m);
   state.SetComplexityN(m);
 }
-BENCHMARK(BM_FairShare)
+BENCHMARK(BM_FairShareByRow)
     ->ArgNames({"projects", "users"})
-    ->ArgsProduct({{10, 100, 1'000, 10'000, 100'000}, {1, 10}})
+    ->ArgsProduct({{1'000, 10'000}, {1, 10}})
     ->Unit(benchmark::kMillisecond);
 
 // The engine's share of a pass's publish step on the e2e site: for each
@@ -372,6 +413,37 @@ void BM_PublishRows(benchmark::State& state) {
   PerItem(state, static_cast<std::int64_t>(kSiteProjects) * (1 + kSiteUsers));
 }
 BENCHMARK(BM_PublishRows)->ArgName("one_call")->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+
+// BM_PublishRows' rows as the plugin asks them since budget_engine_associations:
+// kPublishBatch rows a call, the keys filled from the association records as
+// priority_budget.c's _publish_batch does. Items are rows.
+void BM_PublishBatches(benchmark::State& state) {
+  Site& site = SiteOf(kSiteProjects, kSiteUsers);
+  budget_engine* engine = site.c_engine();
+  budget_error err;
+  std::vector<budget_association_key> rows;
+  for (int p = 0; p < kSiteProjects; ++p) {
+    rows.push_back({site.account(p).c_str(), nullptr});
+    for (int u = 0; u < kSiteUsers; ++u) {
+      rows.push_back({site.account(p).c_str(), site.user(p, u).c_str()});
+    }
+  }
+  std::array<budget_association_key, kPublishBatch> keys{};
+  std::array<budget_association, kPublishBatch> out{};
+  UnixTime now = BenchNow();
+  for (auto _ : state) {
+    ++now;
+    budget_engine_advance(engine, now, &err);  // as the pass: the views are of a new instant
+    for (std::size_t first = 0; first < rows.size(); first += kPublishBatch) {
+      const std::size_t n = std::min(kPublishBatch, rows.size() - first);
+      std::copy_n(rows.begin() + static_cast<std::ptrdiff_t>(first), n, keys.begin());
+      benchmark::DoNotOptimize(
+          budget_engine_associations(engine, keys.data(), n, now, out.data(), &err));
+    }
+  }
+  PerItem(state, static_cast<std::int64_t>(rows.size()));
+}
+BENCHMARK(BM_PublishBatches)->Unit(benchmark::kMillisecond);
 
 // One accrual pass: J running jobs, each charged one minute (Engine::Accrue).
 void BM_AccruePass(benchmark::State& state) {
