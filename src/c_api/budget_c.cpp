@@ -1,5 +1,6 @@
 // The C ABI (include/budget/budget.h) over budget::Engine: no exception crosses it.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -490,25 +491,37 @@ budget_status budget_engine_associations(budget_engine* engine, const budget_ass
       SetError(err, "budget_engine_associations: engine, and keys and out for n > 0, are required");
       return BUDGET_E_INVALID;
     }
-    std::vector<budget::AssociationKey> rows(n);
-    for (std::size_t i = 0; i < n; ++i) {
-      rows[i] = {View(keys[i].account), View(keys[i].user)};
-    }
-    std::vector<std::size_t> without_budget;
-    engine->engine->Associations(rows, now, [&](std::size_t i, const budget::AssociationRow& row) {
+    // The keys as the engine takes them, a chunk at a time on the stack, and
+    // a sink capturing one reference (std::function keeps it inline): a
+    // batch allocates nothing unless some row has no budget.
+    constexpr std::size_t kChunk = 128;
+    std::array<budget::AssociationKey, kChunk> chunk;
+    struct {
+      std::size_t first = 0;                    // keys[first] is chunk[0]
+      std::vector<std::size_t> without_budget;  // rows answered after the batch
+    } batch;
+    const budget::AssociationSink sink = [&batch, out](std::size_t i,
+                                                       const budget::AssociationRow& row) {
       if (row.project == nullptr) {
-        without_budget.push_back(i);
+        batch.without_budget.push_back(batch.first + i);
         return;
       }
-      out[i] = budget_association{.project = ToC(*row.project),
-                                  .ranking = RankingOf(row.ranking),
-                                  .user_usage_gpu_seconds = row.user_usage};
-    });
+      out[batch.first + i] = budget_association{.project = ToC(*row.project),
+                                                .ranking = RankingOf(row.ranking),
+                                                .user_usage_gpu_seconds = row.user_usage};
+    };
+    for (; batch.first < n; batch.first += kChunk) {
+      const std::size_t count = std::min(kChunk, n - batch.first);
+      for (std::size_t i = 0; i < count; ++i) {
+        chunk[i] = {View(keys[batch.first + i].account), View(keys[batch.first + i].user)};
+      }
+      engine->engine->Associations(std::span(chunk).first(count), now, sink);
+    }
     // After the rows: the sink runs under the engine's mutex, which
     // NoBudgetRanking takes.
-    if (!without_budget.empty()) {
+    if (!batch.without_budget.empty()) {
       const budget_project_ranking no_budget = NoBudgetRanking(*engine->engine);
-      for (const std::size_t i : without_budget) {
+      for (const std::size_t i : batch.without_budget) {
         out[i] =
             budget_association{.project = {}, .ranking = no_budget, .user_usage_gpu_seconds = 0.0};
       }
