@@ -128,6 +128,51 @@ budget_project_ranking NoBudgetRanking(const budget::Engine& engine) {
       .lifecycle = NoBudgetLifecycle(engine), .fair_share_budgeted = 0.0, .fair_share_low = 0.0};
 }
 
+// Answers keys[0..n-1] into out[0..n-1] as budget_engine_associations
+// promises, its arguments checked. The keys are converted kChunk at a time
+// into an array on the stack, which is zeroed each call: 1 for a single row,
+// kPublishChunk (the plugin's batch) for a batch.
+template <std::size_t kChunk>
+void AnswerAssociations(budget_engine& engine, const budget_association_key* keys, std::size_t n,
+                        int64_t now, budget_association* out) {
+  // A sink of two pointers, which std::function keeps inline: a batch
+  // allocates nothing unless some row has no budget.
+  std::array<budget::AssociationKey, kChunk> chunk;
+  struct {
+    std::size_t first = 0;                    // keys[first] is chunk[0]
+    std::vector<std::size_t> without_budget;  // rows answered after the batch
+  } batch;
+  const budget::AssociationSink sink = [&batch, out](std::size_t i,
+                                                     const budget::AssociationRow& row) {
+    if (row.project == nullptr) {
+      batch.without_budget.push_back(batch.first + i);
+      return;
+    }
+    out[batch.first + i] = budget_association{.project = ToC(*row.project),
+                                              .ranking = RankingOf(row.ranking),
+                                              .user_usage_gpu_seconds = row.user_usage};
+  };
+  for (; batch.first < n; batch.first += kChunk) {
+    const std::size_t count = std::min(kChunk, n - batch.first);
+    for (std::size_t i = 0; i < count; ++i) {
+      chunk[i] = {View(keys[batch.first + i].account), View(keys[batch.first + i].user)};
+    }
+    engine.engine->Associations(std::span(chunk).first(count), now, sink);
+  }
+  // After the rows: the sink runs under the engine's mutex, which
+  // NoBudgetRanking takes.
+  if (!batch.without_budget.empty()) {
+    const budget_project_ranking no_budget = NoBudgetRanking(*engine.engine);
+    for (const std::size_t i : batch.without_budget) {
+      out[i] =
+          budget_association{.project = {}, .ranking = no_budget, .user_usage_gpu_seconds = 0.0};
+    }
+  }
+}
+
+// The chunk of budget_engine_associations: as many rows as the plugin's batch.
+constexpr std::size_t kPublishChunk = 128;
+
 bool JobPriorityArgumentsValid(const budget_engine* engine, const budget_job* job,
                                const budget_job_priority* out) {
   return engine != nullptr && job != nullptr && out != nullptr &&
@@ -475,12 +520,15 @@ budget_status budget_engine_project_ranking(budget_engine* engine, const char* a
 budget_status budget_engine_association(budget_engine* engine, const char* account,
                                         const char* user, int64_t now, budget_association* out,
                                         budget_error* err) {
-  if (engine == nullptr || out == nullptr) {
-    SetError(err, "budget_engine_association: engine and out are required");
-    return BUDGET_E_INVALID;
-  }
-  const budget_association_key key = {.account = account, .user = user};
-  return budget_engine_associations(engine, &key, 1, now, out, err);
+  return Guard(err, [&]() -> budget_status {
+    if (engine == nullptr || out == nullptr) {
+      SetError(err, "budget_engine_association: engine and out are required");
+      return BUDGET_E_INVALID;
+    }
+    const budget_association_key key = {.account = account, .user = user};
+    AnswerAssociations<1>(*engine, &key, 1, now, out);
+    return BUDGET_OK;
+  });
 }
 
 budget_status budget_engine_associations(budget_engine* engine, const budget_association_key* keys,
@@ -491,41 +539,7 @@ budget_status budget_engine_associations(budget_engine* engine, const budget_ass
       SetError(err, "budget_engine_associations: engine, and keys and out for n > 0, are required");
       return BUDGET_E_INVALID;
     }
-    // The keys as the engine takes them, a chunk at a time on the stack, and
-    // a sink capturing one reference (std::function keeps it inline): a
-    // batch allocates nothing unless some row has no budget.
-    constexpr std::size_t kChunk = 128;
-    std::array<budget::AssociationKey, kChunk> chunk;
-    struct {
-      std::size_t first = 0;                    // keys[first] is chunk[0]
-      std::vector<std::size_t> without_budget;  // rows answered after the batch
-    } batch;
-    const budget::AssociationSink sink = [&batch, out](std::size_t i,
-                                                       const budget::AssociationRow& row) {
-      if (row.project == nullptr) {
-        batch.without_budget.push_back(batch.first + i);
-        return;
-      }
-      out[batch.first + i] = budget_association{.project = ToC(*row.project),
-                                                .ranking = RankingOf(row.ranking),
-                                                .user_usage_gpu_seconds = row.user_usage};
-    };
-    for (; batch.first < n; batch.first += kChunk) {
-      const std::size_t count = std::min(kChunk, n - batch.first);
-      for (std::size_t i = 0; i < count; ++i) {
-        chunk[i] = {View(keys[batch.first + i].account), View(keys[batch.first + i].user)};
-      }
-      engine->engine->Associations(std::span(chunk).first(count), now, sink);
-    }
-    // After the rows: the sink runs under the engine's mutex, which
-    // NoBudgetRanking takes.
-    if (!batch.without_budget.empty()) {
-      const budget_project_ranking no_budget = NoBudgetRanking(*engine->engine);
-      for (const std::size_t i : batch.without_budget) {
-        out[i] =
-            budget_association{.project = {}, .ranking = no_budget, .user_usage_gpu_seconds = 0.0};
-      }
-    }
+    AnswerAssociations<kPublishChunk>(*engine, keys, n, now, out);
     return BUDGET_OK;
   });
 }
