@@ -448,8 +448,8 @@ static void _publish_batch(slurmdb_assoc_rec_t **assocs, size_t n,
 }
 
 /*
- * Publishes the budget into assoc_mgr: every row's usage and fair-share,
- * a project account's RawShares = its expected GPUh this month, accounts that
+ * Publishes the budget into assoc_mgr: every row's usage and fair-share, a
+ * project account's RawShares = its expected GPUh this month, accounts that
  * are not projects = the sum of the projects below them. Caller holds
  * assoc{W assoc}.
  */
