@@ -299,11 +299,12 @@ typedef struct {
 	const char *user;	/* NULL or "": the account's own row */
 } budget_association_key;
 
-/* budget_engine_association for keys[0..n-1], under one lock of the engine:
- * out[i] answers keys[i], as budget_engine_association would. The publish
- * step of a pass asks its rows so, in batches, in assoc_mgr's order: the
- * consecutive rows of one account look its project up and compute its view
- * once, and its users, listed in name order, are found one step apart.
+/* budget_engine_association for keys[0..n-1], under one lock of the engine
+ * for every 128 rows: out[i] answers keys[i], as budget_engine_association
+ * would. The publish step of a pass asks its rows so, in batches, in
+ * assoc_mgr's order: the consecutive rows of one account look its project up
+ * and compute its view once, and its users, listed in name order, are found
+ * one step apart.
  * BUDGET_E_INVALID for a NULL engine, or for NULL keys or out with n > 0
  * (out untouched); otherwise BUDGET_OK. */
 budget_status budget_engine_associations(budget_engine *engine,
