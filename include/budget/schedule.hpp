@@ -43,6 +43,42 @@ struct MonthRow {
   GpuSeconds remaining = 0;
 };
 
+// Where a schedule stands after its closed months: the credit accounted so
+// far, from which the open month follows. What a pass needs of a project
+// every time it replays the project's usage, so it keeps no rows and
+// allocates nothing; Schedule adds the closed rows.
+// Invariant: credit() == accounted() + remaining() after every operation.
+class SchedulePosition {
+ public:
+  // credit > 0 GPU-seconds, months 6 or 12 (any >= 1 is accepted).
+  SchedulePosition(GpuSeconds credit, int months);
+
+  GpuSeconds credit() const { return credit_; }
+  int months() const { return months_; }
+  const Grace& grace() const { return grace_; }
+
+  int closed_months() const { return closed_months_; }
+  bool over() const { return closed_months_ >= months_; }
+  GpuSeconds accounted() const { return accounted_; }
+  GpuSeconds remaining() const { return credit_ - accounted_; }
+
+  // The open month (closed_months() + 1): ideal, expected, minimal known.
+  // Precondition: !over().
+  MonthRow Open() const;
+
+  // Closes the open month with its usage and returns its closed row.
+  // Precondition: !over(). used < 0 is an error, and so is a usage that would
+  // overflow accounted(); either leaves the position as it was.
+  Result<MonthRow> CloseNext(GpuSeconds used);
+
+ private:
+  GpuSeconds credit_;
+  int months_;
+  Grace grace_;
+  int closed_months_ = 0;
+  GpuSeconds accounted_ = 0;
+};
+
 // A project's schedule: the closed months in order, and the open one.
 // Invariant: credit() == accounted() + remaining() after every operation.
 class Schedule {
@@ -50,20 +86,20 @@ class Schedule {
   // credit > 0 GPU-seconds, months 6 or 12 (any >= 1 is accepted).
   Schedule(GpuSeconds credit, int months);
 
-  GpuSeconds credit() const { return credit_; }
-  int months() const { return months_; }
-  const Grace& grace() const { return grace_; }
+  GpuSeconds credit() const { return position_.credit(); }
+  int months() const { return position_.months(); }
+  const Grace& grace() const { return position_.grace(); }
 
-  int closed_months() const { return static_cast<int>(closed_.size()); }
-  bool over() const { return closed_months() >= months_; }
-  GpuSeconds accounted() const { return accounted_; }
-  GpuSeconds remaining() const { return credit_ - accounted_; }
+  int closed_months() const { return position_.closed_months(); }
+  bool over() const { return position_.over(); }
+  GpuSeconds accounted() const { return position_.accounted(); }
+  GpuSeconds remaining() const { return position_.remaining(); }
 
   const std::vector<MonthRow>& closed() const { return closed_; }
 
   // The open month (closed_months() + 1): ideal, expected, minimal known.
   // Precondition: !over().
-  MonthRow Open() const;
+  MonthRow Open() const { return position_.Open(); }
 
   // Closes month `month` with its usage. Closing an already closed month
   // changes nothing and succeeds (idempotent; the usage passed is ignored).
@@ -73,10 +109,7 @@ class Schedule {
   Status Close(int month, GpuSeconds used);
 
  private:
-  GpuSeconds credit_;
-  int months_;
-  Grace grace_;
-  GpuSeconds accounted_ = 0;
+  SchedulePosition position_;
   std::vector<MonthRow> closed_;
 };
 

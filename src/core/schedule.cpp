@@ -18,6 +18,20 @@ Grace Reduced(std::int64_t numerator, std::int64_t denominator) {
   return Grace{numerator / g, denominator / g};
 }
 
+Error NegativeUsage(int month, GpuSeconds used) {
+  return Error{"month " + std::to_string(month) + ": usage must not be negative, got " +
+               std::to_string(used) + " GPU-seconds"};
+}
+
+// product / denominator rounded to nearest, an exact half down (in the
+// project's favour). product >= 0, denominator > 0.
+template <typename Wide>
+Wide RoundedQuotient(Wide product, Wide denominator) {
+  const Wide quotient = product / denominator;
+  const Wide remainder = product % denominator;
+  return remainder * 2 > denominator ? quotient + 1 : quotient;
+}
+
 }  // namespace
 
 double Grace::Percent() const {
@@ -46,29 +60,35 @@ GpuSeconds MinimalOf(GpuSeconds expected, const Grace& grace) {
     return 0;
   }
   // expected * (denominator - numerator) overflows int64 for large credits.
-  const __int128 product = static_cast<__int128>(expected) * (grace.denominator - grace.numerator);
-  const __int128 quotient = product / grace.denominator;
-  const __int128 remainder = product % grace.denominator;
-  // Round to nearest; an exact half goes down, in the project's favour.
-  const __int128 rounded = remainder * 2 > grace.denominator ? quotient + 1 : quotient;
-  return static_cast<GpuSeconds>(rounded);
+  // The 128-bit division costs several times the 64-bit one, and every pass
+  // divides once a closed month of every project: it is kept for those.
+  const std::int64_t kept = grace.denominator - grace.numerator;
+  std::int64_t product = 0;
+  if (!__builtin_mul_overflow(expected, kept, &product)) {
+    return RoundedQuotient(product, grace.denominator);
+  }
+  return static_cast<GpuSeconds>(
+      RoundedQuotient(static_cast<__int128>(expected) * kept, __int128{grace.denominator}));
 }
 
-Schedule::Schedule(GpuSeconds credit, int months)
+SchedulePosition::SchedulePosition(GpuSeconds credit, int months)
     : credit_(credit), months_(months), grace_(GraceFor(credit)) {
   assert(credit > 0 && "a schedule needs a positive credit");
   assert(months >= 1 && "a schedule needs at least one month");
-  closed_.reserve(static_cast<std::size_t>(months));
 }
 
-MonthRow Schedule::Open() const {
-  assert(!over() && "Schedule::Open() after the last month");
+MonthRow SchedulePosition::Open() const {
+  assert(!over() && "SchedulePosition::Open() after the last month");
   MonthRow row;
-  row.month = closed_months() + 1;
+  row.month = closed_months_ + 1;
   row.accounted_before = accounted_;
-  // credit * m overflows int64 for credits above ~2.5e5 GPU-years; integer
-  // division makes ideal(D) == credit exactly.
-  row.ideal = static_cast<GpuSeconds>(static_cast<__int128>(credit_) * row.month / months_);
+  // credit * m / D, rounded down: integer division makes ideal(D) == credit
+  // exactly. credit * m overflows int64 for credits above ~2.5e5 GPU-years;
+  // only those pay for the 128-bit division.
+  std::int64_t product = 0;
+  row.ideal = __builtin_mul_overflow(credit_, row.month, &product)
+                  ? static_cast<GpuSeconds>(static_cast<__int128>(credit_) * row.month / months_)
+                  : product / months_;
   row.expected = row.ideal - accounted_;
   row.has_minimal = row.expected > 0;
   row.minimal = MinimalOf(row.expected, grace_);
@@ -76,27 +96,15 @@ MonthRow Schedule::Open() const {
   return row;
 }
 
-Status Schedule::Close(int month, GpuSeconds used) {
-  if (used < 0) {
-    return Error{"month " + std::to_string(month) + ": usage must not be negative, got " +
-                 std::to_string(used) + " GPU-seconds"};
-  }
-  if (month < 1 || month > months_) {
-    return Error{"month " + std::to_string(month) + " is outside the project's months 1.." +
-                 std::to_string(months_)};
-  }
-  if (month <= closed_months()) {
-    return Ok();  // already closed: a repeated close must not charge twice
-  }
-  if (month > closed_months() + 1) {
-    return Error{"month " + std::to_string(month) + " cannot close before month " +
-                 std::to_string(closed_months() + 1)};
-  }
+Result<MonthRow> SchedulePosition::CloseNext(GpuSeconds used) {
   MonthRow row = Open();
+  if (used < 0) {
+    return NegativeUsage(row.month, used);
+  }
   const GpuSeconds charged = std::max(used, row.minimal);
   GpuSeconds accounted = 0;
   if (__builtin_add_overflow(accounted_, charged, &accounted)) {
-    return Error{"month " + std::to_string(month) + ": usage " + std::to_string(used) +
+    return Error{"month " + std::to_string(row.month) + ": usage " + std::to_string(used) +
                  " GPU-seconds is too large to account"};
   }
   row.closed = true;
@@ -109,9 +117,36 @@ Status Schedule::Close(int month, GpuSeconds used) {
     row.graced = row.expected - row.minimal;
   }
   accounted_ = accounted;
+  ++closed_months_;
   row.remaining = credit_ - accounted_;
-  closed_.push_back(row);
   assert(credit_ == accounted_ + remaining() && "conservation of credit");
+  return row;
+}
+
+Schedule::Schedule(GpuSeconds credit, int months) : position_(credit, months) {
+  closed_.reserve(static_cast<std::size_t>(months));
+}
+
+Status Schedule::Close(int month, GpuSeconds used) {
+  if (used < 0) {
+    return NegativeUsage(month, used);
+  }
+  if (month < 1 || month > months()) {
+    return Error{"month " + std::to_string(month) + " is outside the project's months 1.." +
+                 std::to_string(months())};
+  }
+  if (month <= closed_months()) {
+    return Ok();  // already closed: a repeated close must not charge twice
+  }
+  if (month > closed_months() + 1) {
+    return Error{"month " + std::to_string(month) + " cannot close before month " +
+                 std::to_string(closed_months() + 1)};
+  }
+  Result<MonthRow> row = position_.CloseNext(used);
+  if (!row) {
+    return Error{row.error()};
+  }
+  closed_.push_back(row.value());
   return Ok();
 }
 

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <limits>
 
 namespace budget {
@@ -84,6 +85,24 @@ TEST(MinimalOf, DoesNotOverflowForHugeExpectations) {
   const Grace g = GraceFor(GpuHours(30'000));
   // 9,223,372,036,854,775,807 * 26 / 45 = 5,329,059,399,071,648,244 + 2/45 -> down.
   EXPECT_EQ(MinimalOf(kMax, g), 5'329'059'399'071'648'244);
+}
+
+// MinimalOf divides in 64 bits while expected * (1 - grace)'s numerator fits
+// and in 128 beyond: both sides of that boundary against exact arithmetic.
+TEST(MinimalOf, AgreesWithExactArithmeticOnBothSidesOfTheInt64Boundary) {
+  constexpr GpuSeconds kMax = std::numeric_limits<GpuSeconds>::max();
+  for (const Grace grace : {Grace{1, 2}, Grace{3, 20}, Grace{19, 45}, GraceFor(GpuHours(30'000)),
+                            GraceFor(GpuHours(99'999))}) {
+    const std::int64_t kept = grace.denominator - grace.numerator;
+    const GpuSeconds boundary = kMax / kept;  // boundary * kept fits, boundary + 1 does not
+    for (GpuSeconds expected = boundary - 3; expected <= boundary + 3; ++expected) {
+      const __int128 product = static_cast<__int128>(expected) * kept;
+      const __int128 quotient = product / grace.denominator;
+      const bool up = product % grace.denominator * 2 > grace.denominator;
+      EXPECT_EQ(MinimalOf(expected, grace), static_cast<GpuSeconds>(up ? quotient + 1 : quotient))
+          << grace.numerator << "/" << grace.denominator << " of " << expected;
+    }
+  }
 }
 
 TEST(Schedule, StartsWithNothingAccounted) {
@@ -215,6 +234,56 @@ TEST(Schedule, HugeCreditsDoNotOverflowTheIdealLine) {
   const Schedule s(kMax, 12);
   EXPECT_EQ(s.Open().ideal, kMax / 12);
   EXPECT_EQ(s.Open().expected, kMax / 12);
+}
+
+// The ideal line C * m / D divides in 64 bits while C * m fits and in 128
+// beyond: credits around the boundary for every month of twelve.
+TEST(SchedulePosition, IdealLineIsExactOnBothSidesOfTheInt64Boundary) {
+  constexpr GpuSeconds kMax = std::numeric_limits<GpuSeconds>::max();
+  for (int boundary_month = 2; boundary_month <= 12; ++boundary_month) {
+    for (GpuSeconds credit = kMax / boundary_month - 2; credit <= kMax / boundary_month + 2;
+         ++credit) {
+      SchedulePosition position(credit, 12);
+      for (int m = 1; m <= 12; ++m) {
+        const MonthRow open = position.Open();
+        ASSERT_EQ(open.ideal, static_cast<GpuSeconds>(static_cast<__int128>(credit) * m / 12))
+            << credit << " in month " << m;
+        ASSERT_TRUE(position.CloseNext(open.expected).ok());  // on the line: accounted = ideal
+      }
+      EXPECT_EQ(position.accounted(), credit);
+    }
+  }
+}
+
+TEST(SchedulePosition, ClosesTheOpenMonthAndReturnsItsRow) {
+  SchedulePosition position(GpuHours(6'000), 6);
+  const Result<MonthRow> first = position.CloseNext(GpuHours(200));  // minimal 500 GPUh
+  ASSERT_TRUE(first.ok());
+  EXPECT_EQ(first.value().month, 1);
+  EXPECT_TRUE(first.value().closed);
+  EXPECT_EQ(first.value().lost, GpuHours(300));
+  EXPECT_EQ(first.value().graced, GpuHours(500));
+  EXPECT_EQ(position.closed_months(), 1);
+  EXPECT_EQ(position.accounted(), GpuHours(500));
+  EXPECT_EQ(position.Open().month, 2);
+  EXPECT_EQ(position.Open().expected, GpuHours(1'500));
+}
+
+TEST(SchedulePosition, RefusesNegativeUsageAndOverflowWithoutMoving) {
+  constexpr GpuSeconds kMax = std::numeric_limits<GpuSeconds>::max();
+  SchedulePosition position(GpuHours(6'000), 6);
+  ASSERT_TRUE(position.CloseNext(kMax - GpuHours(1'000)).ok());
+
+  const Result<MonthRow> negative = position.CloseNext(-1);
+  ASSERT_FALSE(negative.ok());
+  EXPECT_EQ(negative.error(), "month 2: usage must not be negative, got -1 GPU-seconds");
+  const Result<MonthRow> overflow = position.CloseNext(GpuHours(1'000) + 1);
+  ASSERT_FALSE(overflow.ok());
+  EXPECT_EQ(overflow.error(), "month 2: usage 3600001 GPU-seconds is too large to account");
+
+  EXPECT_EQ(position.closed_months(), 1);
+  EXPECT_EQ(position.accounted(), kMax - GpuHours(1'000));
+  EXPECT_EQ(position.credit(), position.accounted() + position.remaining());
 }
 
 }  // namespace
