@@ -322,16 +322,16 @@ ProjectStatus StatusOf(const ProjectUsage* project, const ProjectTerms& terms, c
     status.remaining = terms.credit;
     return status;
   }
-  const SchedulePosition schedule = PositionAfter(terms, usage, status.month - 1);
+  const SchedulePosition position = PositionAfter(terms, usage, status.month - 1);
   if (status.month > months) {
     status.state = ProjectState::kEnded;
-    status.remaining = schedule.remaining();
+    status.remaining = position.remaining();
     return status;
   }
-  status.open = schedule.Open();
+  status.open = position.Open();
   status.used_this_month = usage.Budgeted(status.month);
   status.outstanding = status.open.expected - status.used_this_month;
-  status.remaining = schedule.remaining() - status.used_this_month;
+  status.remaining = position.remaining() - status.used_this_month;
   if (status.remaining > 0) {
     status.state = ProjectState::kActive;
   } else if (status.low_used >= status.low_allowance) {

@@ -60,8 +60,9 @@ GpuSeconds MinimalOf(GpuSeconds expected, const Grace& grace) {
     return 0;
   }
   // expected * (denominator - numerator) overflows int64 for large credits.
-  // The 128-bit division costs several times the 64-bit one, and every pass
-  // divides once a closed month of every project: it is kept for those.
+  // The 128-bit division costs several times the 64-bit one, and a pass
+  // computes a minimal for every closed month of every project: it is kept
+  // for those.
   const std::int64_t kept = grace.denominator - grace.numerator;
   std::int64_t product = 0;
   if (!__builtin_mul_overflow(expected, kept, &product)) {
