@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -205,6 +206,9 @@ class Engine {
   // Computes the view, and keeps the factors a pass needs from it.
   ProjectView ComputeViewLocked(std::size_t project, UnixTime now);
   const ProjectUsage* UsageLocked(std::size_t project);
+  // Forgets every record and summary of the ledger: after it is replaced, or
+  // the projects are.
+  void ForgetUsageLocked();
   const Factors& FactorsLocked(std::size_t project, UnixTime now);
   // The view of `project` at `now`, from the last one computed when it is
   // the same project in the same generation.
@@ -245,6 +249,12 @@ class Engine {
   // a std::map never move and the ledger never drops one, so a pointer found
   // once stays valid; a pass then looks no project up by name in the ledger.
   std::vector<const ProjectUsage*> usage_;
+  // Per project of terms_: its usage summary at the project month it was read
+  // at; month kUnread before the first read and after each charge. A pass
+  // reads again, and replays the closed months of, only the projects charged
+  // since the last or whose month turned.
+  static constexpr int kUnread = std::numeric_limits<int>::min();
+  std::vector<UsageSummary> summaries_;
   // The last view computed for Project() or Association(): the plugin asks
   // for one project several times in a row (its sshare row, then each user's
   // row).

@@ -220,4 +220,27 @@ ProjectStatus StatusOf(const Ledger& ledger, const ProjectTerms& terms, const Ti
 ProjectStatus StatusOf(const ProjectUsage* project, const ProjectTerms& terms, const TimeZone& zone,
                        UnixTime now);
 
+// What StatusOf reads of a project's usage at one project month, its replay of
+// the months before included: the whole status but the decayed usage. The
+// decayed usage changes every pass; this changes only when the project is
+// charged or its month turns, so Engine keeps one a project and replays only
+// the projects charged since the last pass.
+struct UsageSummary {
+  int month = 0;                    // ProjectStatus::month
+  GpuSeconds accounted = 0;         // accounted(min(month - 1, D)); 0 before the start
+  GpuSeconds used_this_month = 0;   // ProjectStatus::used_this_month
+  GpuSeconds low_used = 0;          // Usage::LowCharged()
+  GpuSeconds preparatory_used = 0;  // Usage::Preparatory()
+
+  friend bool operator==(const UsageSummary&, const UsageSummary&) = default;
+};
+
+// The summary of `project` (nullptr: no usage) at project month `month`,
+// terms.calendar.MonthAt of the day.
+UsageSummary SummaryOf(const ProjectUsage* project, const ProjectTerms& terms, int month);
+// The status a summary stands for, with the project's decayed usage: StatusOf
+// is StatusOf(SummaryOf(...), ...).
+ProjectStatus StatusOf(const UsageSummary& summary, const ProjectTerms& terms,
+                       double decayed_usage);
+
 }  // namespace budget

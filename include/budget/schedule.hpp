@@ -52,6 +52,10 @@ class SchedulePosition {
  public:
   // credit > 0 GPU-seconds, months 6 or 12 (any >= 1 is accepted).
   SchedulePosition(GpuSeconds credit, int months);
+  // Where a replay ended that closed `closed_months` months (0..months) and
+  // accounted `accounted` GPU-seconds: a position kept from an earlier
+  // replay, taken up again (budget::UsageSummary).
+  SchedulePosition(GpuSeconds credit, int months, int closed_months, GpuSeconds accounted);
 
   GpuSeconds credit() const { return credit_; }
   int months() const { return months_; }

@@ -129,7 +129,7 @@ Result<std::unique_ptr<Engine>> Engine::Open(EngineOptions options, UnixTime now
       engine->Log(LogLevel::kError, warning);
     }
     engine->ledger_ = std::move(loaded.value().ledger);
-    engine->usage_.assign(engine->terms_.size(), nullptr);  // records of the new ledger
+    engine->ForgetUsageLocked();
     engine->accounted_until_ = loaded.value().fresh ? 0 : loaded.value().saved_at;
     engine->Log(LogLevel::kInfo,
                 loaded.value().fresh
@@ -148,7 +148,7 @@ std::unique_ptr<Engine> Engine::Create(BudgetConfig config, EngineOptions option
   std::unique_ptr<Engine> engine(new Engine(std::move(options)));
   engine->InstallConfig(std::move(config));
   engine->ledger_ = std::move(ledger);
-  engine->usage_.assign(engine->terms_.size(), nullptr);  // records of the new ledger
+  engine->ForgetUsageLocked();
   engine->Advance(now);
   return engine;
 }
@@ -186,7 +186,7 @@ void Engine::InstallConfig(BudgetConfig config) {
   slots_ = std::move(slots);
   states_ = std::move(states);
   factors_.assign(terms_.size(), Factors{});
-  usage_.assign(terms_.size(), nullptr);
+  ForgetUsageLocked();
   view_project_ = kNoProject;
   config_ = std::move(shared);
   ++generation_;
@@ -246,6 +246,7 @@ void Engine::Accrue(std::string_view account, std::string_view user, std::string
     return;  // not billed (docs/design.md)
   }
   ledger_.Accrue(terms_[project], options_.zone, user, *rate, nodes, from, to);
+  summaries_[project].month = kUnread;
   ++generation_;
 }
 
@@ -383,8 +384,13 @@ UnixTime Engine::accounted_until() const {
 // Computes the view, and keeps the factors a pass needs from it.
 ProjectView Engine::ComputeViewLocked(std::size_t project, UnixTime now) {
   const ProjectTerms& terms = terms_[project];
+  const ProjectUsage* usage = UsageLocked(project);
+  UsageSummary& summary = summaries_[project];
+  if (const int month = terms.calendar.MonthAt(options_.zone.DateAt(now)); month != summary.month) {
+    summary = SummaryOf(usage, terms, month);  // unread, charged since, or a new month
+  }
   ProjectView view;
-  view.status = StatusOf(UsageLocked(project), terms, options_.zone, now);
+  view.status = StatusOf(summary, terms, usage == nullptr ? 0.0 : usage->total.decayed);
   view.fair_share = ComputeFairShare(FairShareInputs{
       .state = view.status.state,
       .expected = view.status.open.expected,
@@ -422,6 +428,11 @@ void Engine::AtLocked(UnixTime now) {
     ++generation_;
     generation_now_ = now;
   }
+}
+
+void Engine::ForgetUsageLocked() {
+  usage_.assign(terms_.size(), nullptr);
+  summaries_.assign(terms_.size(), UsageSummary{.month = kUnread});
 }
 
 const ProjectUsage* Engine::UsageLocked(std::size_t project) {

@@ -306,30 +306,54 @@ ProjectStatus StatusOf(const Ledger& ledger, const ProjectTerms& terms, const Ti
 
 ProjectStatus StatusOf(const ProjectUsage* project, const ProjectTerms& terms, const TimeZone& zone,
                        UnixTime now) {
+  const int month = terms.calendar.MonthAt(zone.DateAt(now));
+  return StatusOf(SummaryOf(project, terms, month), terms,
+                  project == nullptr ? 0.0 : project->total.decayed);
+}
+
+UsageSummary SummaryOf(const ProjectUsage* project, const ProjectTerms& terms, int month) {
   const Usage no_usage;
   const Usage& usage = project == nullptr ? no_usage : project->total;
+  UsageSummary summary{
+      .month = month,
+      .low_used = usage.LowCharged(),
+      .preparatory_used = usage.Preparatory(),
+  };
+  if (month <= 0) {
+    return summary;
+  }
+  summary.accounted = PositionAfter(terms, usage, month - 1).accounted();
+  if (month <= terms.calendar.months()) {
+    summary.used_this_month = usage.Budgeted(month);
+  }
+  return summary;
+}
+
+ProjectStatus StatusOf(const UsageSummary& summary, const ProjectTerms& terms,
+                       double decayed_usage) {
   const int months = terms.calendar.months();
 
   ProjectStatus status;
-  status.month = terms.calendar.MonthAt(zone.DateAt(now));
+  status.month = summary.month;
   status.low_allowance = terms.MonthlyBudget();
-  status.low_used = usage.LowCharged();
-  status.preparatory_used = usage.Preparatory();
-  status.decayed_usage = usage.decayed;
+  status.low_used = summary.low_used;
+  status.preparatory_used = summary.preparatory_used;
+  status.decayed_usage = decayed_usage;
 
   if (status.month <= 0) {
     status.state = ProjectState::kPreparatory;
     status.remaining = terms.credit;
     return status;
   }
-  const SchedulePosition position = PositionAfter(terms, usage, status.month - 1);
+  const SchedulePosition position(terms.credit, months, std::min(status.month - 1, months),
+                                  summary.accounted);
   if (status.month > months) {
     status.state = ProjectState::kEnded;
     status.remaining = position.remaining();
     return status;
   }
   status.open = position.Open();
-  status.used_this_month = usage.Budgeted(status.month);
+  status.used_this_month = summary.used_this_month;
   status.outstanding = status.open.expected - status.used_this_month;
   status.remaining = position.remaining() - status.used_this_month;
   if (status.remaining > 0) {

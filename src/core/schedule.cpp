@@ -78,6 +78,14 @@ SchedulePosition::SchedulePosition(GpuSeconds credit, int months)
   assert(months >= 1 && "a schedule needs at least one month");
 }
 
+SchedulePosition::SchedulePosition(GpuSeconds credit, int months, int closed_months,
+                                   GpuSeconds accounted)
+    : SchedulePosition(credit, months) {
+  assert(closed_months >= 0 && closed_months <= months && "closed months out of the schedule");
+  closed_months_ = closed_months;
+  accounted_ = accounted;
+}
+
 MonthRow SchedulePosition::Open() const {
   assert(!over() && "SchedulePosition::Open() after the last month");
   MonthRow row;

@@ -7,12 +7,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <optional>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <utility>
@@ -663,6 +666,68 @@ TEST_F(EngineRobustness, ConcurrentCallsLoseNoUsage) {
   const auto loaded = LoadLedgerFile((dir_ / "ledger").string());
   ASSERT_TRUE(loaded.ok()) << loaded.error();
   EXPECT_EQ(loaded.value().ledger, engine->ledger());
+}
+
+// Every field of a status, for comparisons that say which differs.
+std::string Describe(const ProjectStatus& s) {
+  const MonthRow& o = s.open;
+  std::ostringstream out;
+  out << "state " << ToString(s.state) << ", month " << s.month << ", open {" << o.month << " "
+      << o.accounted_before << " " << o.ideal << " " << o.expected << " " << o.minimal << " "
+      << o.has_minimal << " " << o.closed << " " << o.used << " " << o.lost << " " << o.graced
+      << " " << o.remaining << "}, used " << s.used_this_month << ", outstanding " << s.outstanding
+      << ", remaining " << s.remaining << ", low " << s.low_used << " of " << s.low_allowance
+      << ", preparatory " << s.preparatory_used << ", decayed " << s.decayed_usage;
+  return out.str();
+}
+
+// The engine reads a project's usage again only when it was charged or its
+// month turned (engine.hpp, summaries_): its views must stay those StatusOf
+// computes from the whole ledger, through charges of the open month, late
+// charges of a closed one, passes with and without Advance, and every state.
+TEST_F(EngineCache, ViewsStayTheStatusOfTheLedgerThroughChargesAndMonths) {
+  Write(conf_, kTwoProjects);
+  auto engine = Open(At(2026, 3, 25));
+  ASSERT_NE(engine, nullptr);
+  const auto check = [&](UnixTime now, int step) {
+    const std::shared_ptr<const BudgetConfig> config = engine->config();
+    for (const ProjectSpec& spec : config->projects) {
+      const ProjectTerms terms = TermsOf(spec);
+      const std::string want = Describe(StatusOf(engine->ledger(), terms, TimeZone::Utc(), now));
+      const std::optional<ProjectView> view = engine->Project(spec.account, now);
+      ASSERT_TRUE(view.has_value());
+      EXPECT_EQ(Describe(view->status), want) << spec.account << " at step " << step;
+    }
+  };
+  std::vector<ProjectState> seen;
+  int step = 0;
+  for (UnixTime now = At(2026, 3, 25); now < At(2026, 10, 12); now += 4 * 24 * kHour + 5 * kHour) {
+    ++step;
+    check(now, step);  // before any charge at this instant
+    if (step % 3 == 0) {
+      engine->Accrue("chem", "alice", "normal", 1 + step % 5, now - 2 * kHour, now);
+    }
+    if (step % 7 == 3) {  // late: into the month before, closed when it ended
+      const UnixTime late = now - 20 * 24 * kHour;
+      engine->Accrue("chem", "bob", "normal", 2, late, late + 3 * kHour);
+    }
+    if (step % 5 == 1) {
+      engine->Accrue("phys", "carol", "low", 3, now - 3 * kHour, now);
+    }
+    if (step == 20) {  // 5,600 GPUh: chem's credit used up
+      engine->Accrue("chem", "alice", "normal", 100, now - 14 * kHour, now);
+    }
+    check(now, step);  // the charges of this instant seen at once
+    if (step % 4 != 2) {
+      engine->Advance(now);
+    }
+    check(now, step);
+    seen.push_back(engine->Project("chem", now)->status.state);
+  }
+  for (const ProjectState state : {ProjectState::kPreparatory, ProjectState::kActive,
+                                   ProjectState::kLow, ProjectState::kEnded}) {
+    EXPECT_NE(std::find(seen.begin(), seen.end(), state), seen.end()) << ToString(state);
+  }
 }
 
 // Admit answers from the factors a pass caches, not from a full status: its

@@ -269,6 +269,28 @@ TEST(SchedulePosition, ClosesTheOpenMonthAndReturnsItsRow) {
   EXPECT_EQ(position.Open().expected, GpuHours(1'500));
 }
 
+// A position taken up from where a replay ended (what UsageSummary keeps)
+// goes on as the replayed one does.
+TEST(SchedulePosition, TakenUpWhereAReplayEndedGoesOnAsIt) {
+  SchedulePosition replayed(GpuHours(6'000), 6);
+  for (const GpuSeconds used : {GpuHours(200), GpuHours(2'000), GpuHours(0)}) {
+    ASSERT_TRUE(replayed.CloseNext(used).ok());
+  }
+  SchedulePosition taken_up(GpuHours(6'000), 6, 3, replayed.accounted());
+  EXPECT_EQ(taken_up.grace().numerator, replayed.grace().numerator);
+  EXPECT_EQ(taken_up.grace().denominator, replayed.grace().denominator);
+  EXPECT_EQ(taken_up.remaining(), replayed.remaining());
+  EXPECT_EQ(taken_up.Open().expected, replayed.Open().expected);
+  EXPECT_EQ(taken_up.Open().minimal, replayed.Open().minimal);
+  const Result<MonthRow> next = taken_up.CloseNext(GpuHours(100));
+  const Result<MonthRow> want = replayed.CloseNext(GpuHours(100));
+  ASSERT_TRUE(next.ok() && want.ok());
+  EXPECT_EQ(next.value().month, 4);
+  EXPECT_EQ(next.value().lost, want.value().lost);
+  EXPECT_EQ(next.value().graced, want.value().graced);
+  EXPECT_EQ(next.value().remaining, want.value().remaining);
+}
+
 TEST(SchedulePosition, RefusesNegativeUsageAndOverflowWithoutMoving) {
   constexpr GpuSeconds kMax = std::numeric_limits<GpuSeconds>::max();
   SchedulePosition position(GpuHours(6'000), 6);
