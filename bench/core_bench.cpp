@@ -322,11 +322,15 @@ BENCHMARK(BM_ComputeFairShare);
 void FairShareRows(benchmark::State& state, Site& site, Engine& engine, bool charge_every_project) {
   const auto m = static_cast<int>(state.range(0));
   const auto u = static_cast<int>(state.range(1));
+  // Each row names its account with a string of its own, as each of
+  // assoc_mgr's rows does: equal names, never one pointer.
+  std::vector<std::string> row_accounts;
+  row_accounts.reserve(static_cast<std::size_t>(m) * (u + 1));  // no move: views stay valid
   std::vector<AssociationKey> keys;
   for (int p = 0; p < m; ++p) {
-    keys.push_back({site.account(p), {}});
-    for (int i = 0; i < u; ++i) {
-      keys.push_back({site.account(p), site.user(p, i)});
+    for (int i = -1; i < u; ++i) {
+      keys.push_back({row_accounts.emplace_back(site.account(p)),
+                      i < 0 ? std::string_view() : site.user(p, i)});
     }
   }
   // Reads a row's project and user, as budget_engine_associations' sink does.
