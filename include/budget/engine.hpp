@@ -184,15 +184,15 @@ class Engine {
 
  private:
   // What a pass needs of one project for every pending job, valid while
-  // `generation` equals the engine's: its factors, and the part of its status
-  // that the lifecycle verdict reads (budget::Admit reads state, remaining,
-  // low_used and low_allowance; engine_test.cpp checks the two agree).
+  // `generation` equals the engine's: its factors and its state. The rest of
+  // what the lifecycle verdict reads (budget::Admit reads state, remaining,
+  // low_used and low_allowance; engine_test.cpp checks the two agree) is in
+  // the project's usage summary, which no change leaves in place without
+  // starting a new generation.
   struct Factors {
     std::uint64_t generation = 0;
     double budgeted = 0.0;  // in a budgeted partition: ProjectView::fair_share.factor
     double low = 0.0;       // in the low partition: the low band, or 0 (blocked, ended)
-    GpuSeconds remaining = 0;
-    GpuSeconds low_used = 0;
     ProjectState state = ProjectState::kPreparatory;
   };
 

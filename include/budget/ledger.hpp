@@ -232,6 +232,12 @@ struct UsageSummary {
   GpuSeconds low_used = 0;          // Usage::LowCharged()
   GpuSeconds preparatory_used = 0;  // Usage::Preparatory()
 
+  // ProjectStatus::remaining: the credit before the start; after, the credit
+  // less what the months before `month` accounted and `month` used.
+  GpuSeconds Remaining(GpuSeconds credit) const {
+    return month <= 0 ? credit : credit - accounted - used_this_month;
+  }
+
   friend bool operator==(const UsageSummary&, const UsageSummary&) = default;
 };
 

@@ -347,8 +347,9 @@ Admission Engine::Admit(const AdmissionRequest& request, UnixTime now) {
   const Factors& factors = FactorsLocked(project, now);
   ProjectStatus status;
   status.state = factors.state;
-  status.remaining = factors.remaining;
-  status.low_used = factors.low_used;
+  const UsageSummary& summary = summaries_[project];  // the factors' own
+  status.remaining = summary.Remaining(terms_[project].credit);
+  status.low_used = summary.low_used;
   status.low_allowance = terms_[project].MonthlyBudget();
   return budget::Admit(*config_, &config_->projects[project], &status, options_.zone, now, request);
 }
@@ -407,8 +408,6 @@ ProjectView Engine::ComputeViewLocked(std::size_t project, UnixTime now) {
   Factors& factors = factors_[project];
   factors.generation = generation_;
   factors.budgeted = view.fair_share.factor;
-  factors.remaining = view.status.remaining;
-  factors.low_used = view.status.low_used;
   factors.state = view.status.state;
   // In the low partition every project ranks in the low band, by its low usage.
   const ProjectState state = view.status.state;

@@ -339,23 +339,20 @@ ProjectStatus StatusOf(const UsageSummary& summary, const ProjectTerms& terms,
   status.low_used = summary.low_used;
   status.preparatory_used = summary.preparatory_used;
   status.decayed_usage = decayed_usage;
+  status.remaining = summary.Remaining(terms.credit);
 
   if (status.month <= 0) {
     status.state = ProjectState::kPreparatory;
-    status.remaining = terms.credit;
     return status;
   }
-  const SchedulePosition position(terms.credit, months, std::min(status.month - 1, months),
-                                  summary.accounted);
   if (status.month > months) {
     status.state = ProjectState::kEnded;
-    status.remaining = position.remaining();
     return status;
   }
+  const SchedulePosition position(terms.credit, months, status.month - 1, summary.accounted);
   status.open = position.Open();
   status.used_this_month = summary.used_this_month;
   status.outstanding = status.open.expected - status.used_this_month;
-  status.remaining = position.remaining() - status.used_this_month;
   if (status.remaining > 0) {
     status.state = ProjectState::kActive;
   } else if (status.low_used >= status.low_allowance) {
