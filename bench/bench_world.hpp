@@ -39,7 +39,8 @@ struct Sample {
 // behind, used up, blocked and preparatory), each with `users` users and
 // usage in every month up to now. Account names are 14 characters
 // ("s00042-physics"), user names 8 ("u0004201"): typical of real sites, and
-// past the short-string buffer of std::string for accounts.
+// both within std::string's inline buffer (15 characters): no copy of a name
+// takes a heap block of its own.
 struct SiteSpec {
   int projects = 500;
   int users = 4;
@@ -90,7 +91,7 @@ std::string SiteUser(int project, int user);
 // A pending job as the plugin sees it in a pass.
 struct PendingJob {
   int project = 0;
-  int partition = 0;  // index into kJobPartitions
+  int partition = 0;         // index into kJobPartitions
   JobPriorityInputs inputs;  // inputs.tres_fraction left empty: see tres_fraction
   std::array<double, kTresCount> tres_fraction{};  // for the span forms (no allocation)
 };
