@@ -237,8 +237,6 @@ struct UsageSummary {
   GpuSeconds Remaining(GpuSeconds credit) const {
     return month <= 0 ? credit : credit - accounted - used_this_month;
   }
-
-  friend bool operator==(const UsageSummary&, const UsageSummary&) = default;
 };
 
 // The summary of `project` (nullptr: no usage) at project month `month`,
