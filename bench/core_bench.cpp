@@ -325,7 +325,8 @@ void FairShareRows(benchmark::State& state, Site& site, Engine& engine, bool cha
   // Each row names its account with a string of its own, as each of
   // assoc_mgr's rows does: equal names, never one pointer.
   std::vector<std::string> row_accounts;
-  row_accounts.reserve(static_cast<std::size_t>(m) * (u + 1));  // no move: views stay valid
+  const auto rows = static_cast<std::size_t>(m) * static_cast<std::size_t>(u + 1);
+  row_accounts.reserve(rows);  // no move: views stay valid
   std::vector<AssociationKey> keys;
   for (int p = 0; p < m; ++p) {
     for (int i = -1; i < u; ++i) {

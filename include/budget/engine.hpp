@@ -250,9 +250,11 @@ class Engine {
   // once stays valid; a pass then looks no project up by name in the ledger.
   std::vector<const ProjectUsage*> usage_;
   // Per project of terms_: its usage summary at the project month it was read
-  // at; month kUnread before the first read and after each charge. A pass
-  // reads again, and replays the closed months of, only the projects charged
-  // since the last or whose month turned.
+  // at; month kUnread before the first read. A charge of the open month (or of
+  // a later one, or of the preparatory period) reads it again from the usage
+  // on the spot; a charge of a month it replayed (late usage) makes it
+  // kUnread. A pass replays the closed months of only those projects and of
+  // the projects whose month turned.
   static constexpr int kUnread = std::numeric_limits<int>::min();
   std::vector<UsageSummary> summaries_;
   // The last view computed for Project() or Association(): the plugin asks

@@ -1,6 +1,7 @@
 // The usage ledger: GPU-seconds charged per project, user, project month and role.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <map>
@@ -78,6 +79,15 @@ struct ProjectUsage {
   friend bool operator==(const ProjectUsage&, const ProjectUsage&) = default;
 };
 
+// Project months `first` to `last`, both included; empty when last < first.
+struct MonthRange {
+  int first = 0;
+  int last = -1;
+
+  // Whether any of these months is in [from, to].
+  bool Overlaps(int from, int to) const { return std::max(first, from) <= std::min(last, to); }
+};
+
 // One month closed by Ledger::CloseMonths.
 struct ClosedMonth {
   std::string account;
@@ -124,8 +134,11 @@ class Ledger {
   // The whole GPU-seconds also add to the fair-share (decayed) usage of the
   // project and the user. Nothing happens when nodes <= 0, to <= from or
   // partition.rate <= 0 (such a partition bills nothing).
-  void Accrue(const ProjectTerms& terms, const TimeZone& zone, std::string_view user,
-              const PartitionRate& partition, std::int64_t nodes, UnixTime from, UnixTime to);
+  //
+  // Returns the project months [from, to) was split into: the only months
+  // whose usage may have changed (none when nothing happens).
+  MonthRange Accrue(const ProjectTerms& terms, const TimeZone& zone, std::string_view user,
+                    const PartitionRate& partition, std::int64_t nodes, UnixTime from, UnixTime to);
 
   // Adds `amount` GPU-seconds (>= 0) of `role` usage to project month `month`
   // (>= 0, see Usage) of the project and the user: the usage-import path.
@@ -242,6 +255,14 @@ struct UsageSummary {
 // The summary of `project` (nullptr: no usage) at project month `month`,
 // terms.calendar.MonthAt of the day.
 UsageSummary SummaryOf(const ProjectUsage* project, const ProjectTerms& terms, int month);
+// `summary` after Ledger::Accrue charged `project` in the months `charged`:
+// SummaryOf(&project, terms, summary.month), read from the usage vectors
+// Accrue has just written, or nullopt when a month the summary replayed
+// (1 to summary.month - 1, the last month at most) was charged: then only a
+// replay tells.
+std::optional<UsageSummary> SummaryAfterCharge(const UsageSummary& summary,
+                                               const ProjectUsage& project,
+                                               const ProjectTerms& terms, MonthRange charged);
 // The status a summary stands for, with the project's decayed usage: StatusOf
 // is StatusOf(SummaryOf(...), ...).
 ProjectStatus StatusOf(const UsageSummary& summary, const ProjectTerms& terms,

@@ -197,16 +197,17 @@ void Ledger::Charge(ProjectUsage& project, UserUsage& user, int month, Partition
   }
 }
 
-void Ledger::Accrue(const ProjectTerms& terms, const TimeZone& zone, std::string_view user,
-                    const PartitionRate& partition, std::int64_t nodes, UnixTime from,
-                    UnixTime to) {
+MonthRange Ledger::Accrue(const ProjectTerms& terms, const TimeZone& zone, std::string_view user,
+                          const PartitionRate& partition, std::int64_t nodes, UnixTime from,
+                          UnixTime to) {
   if (nodes <= 0 || to <= from || partition.rate <= 0) {
-    return;
+    return {};
   }
   ProjectUsage& project = ProjectOf(terms.account);
   UserUsage& record = UserOf(project, user);
   std::int64_t& carry = record.carry_milli[RoleIndex(partition.role)];
-  for (const MonthSlice& slice : SplitByProjectMonth(terms.calendar, zone, from, to)) {
+  const std::vector<MonthSlice> slices = SplitByProjectMonth(terms.calendar, zone, from, to);
+  for (const MonthSlice& slice : slices) {
     // In 128 bits: nodes x seconds x rate in thousandths can pass int64 for
     // long slices at extreme rates before it is divided back to GPU-seconds.
     const __int128 milli =
@@ -221,6 +222,8 @@ void Ledger::Accrue(const ProjectTerms& terms, const TimeZone& zone, std::string
     project.total.decayed += static_cast<double>(charged);
     record.decayed += static_cast<double>(charged);
   }
+  // Slices come in time order, one a month: their months are consecutive.
+  return MonthRange{.first = slices.front().month, .last = slices.back().month};
 }
 
 void Ledger::Record(std::string_view account, std::string_view user, int month, PartitionRole role,
@@ -311,9 +314,12 @@ ProjectStatus StatusOf(const ProjectUsage* project, const ProjectTerms& terms, c
                   project == nullptr ? 0.0 : project->total.decayed);
 }
 
-UsageSummary SummaryOf(const ProjectUsage* project, const ProjectTerms& terms, int month) {
-  const Usage no_usage;
-  const Usage& usage = project == nullptr ? no_usage : project->total;
+namespace {
+
+// SummaryOf's fields read straight from the usage vectors, with `accounted`
+// (the replay) as given.
+UsageSummary ReadSummary(const Usage& usage, const ProjectTerms& terms, int month,
+                         GpuSeconds accounted) {
   UsageSummary summary{
       .month = month,
       .low_used = usage.LowCharged(),
@@ -322,11 +328,30 @@ UsageSummary SummaryOf(const ProjectUsage* project, const ProjectTerms& terms, i
   if (month <= 0) {
     return summary;
   }
-  summary.accounted = PositionAfter(terms, usage, month - 1).accounted();
+  summary.accounted = accounted;
   if (month <= terms.calendar.months()) {
     summary.used_this_month = usage.Budgeted(month);
   }
   return summary;
+}
+
+}  // namespace
+
+UsageSummary SummaryOf(const ProjectUsage* project, const ProjectTerms& terms, int month) {
+  const Usage no_usage;
+  const Usage& usage = project == nullptr ? no_usage : project->total;
+  const GpuSeconds accounted = month <= 0 ? 0 : PositionAfter(terms, usage, month - 1).accounted();
+  return ReadSummary(usage, terms, month, accounted);
+}
+
+std::optional<UsageSummary> SummaryAfterCharge(const UsageSummary& summary,
+                                               const ProjectUsage& project,
+                                               const ProjectTerms& terms, MonthRange charged) {
+  // The months PositionAfter replayed for the summary.
+  if (charged.Overlaps(1, std::min(summary.month - 1, terms.calendar.months()))) {
+    return std::nullopt;
+  }
+  return ReadSummary(project.total, terms, summary.month, summary.accounted);
 }
 
 ProjectStatus StatusOf(const UsageSummary& summary, const ProjectTerms& terms,

@@ -123,6 +123,35 @@ TEST(LedgerAccrue, SplitsAtMidnightOfTheFirst) {
   EXPECT_EQ(total.Preparatory(), GpuHours(4));
 }
 
+TEST(LedgerAccrue, ReturnsTheMonthsItSplitInto) {
+  const ProjectTerms p = SmallProject("chem", 6'000);
+  Ledger ledger;
+  const auto range = [&](UnixTime from, UnixTime to) {
+    const MonthRange r = ledger.Accrue(p, TimeZone::Utc(), "alice", Gh200(), 1, from, to);
+    return std::pair(r.first, r.last);
+  };
+  EXPECT_EQ(range(At(2026, 4, 10), At(2026, 4, 11)), std::pair(1, 1));
+  EXPECT_EQ(range(At(2026, 3, 31, 23), At(2026, 5, 1, 1)), std::pair(0, 2));
+  EXPECT_EQ(range(At(2026, 9, 30, 20), At(2026, 10, 1, 2)), std::pair(6, 7));
+  EXPECT_EQ(range(At(2026, 3, 20), At(2026, 3, 21)), std::pair(0, 0));
+  // Nothing charged, no month.
+  const MonthRange none =
+      ledger.Accrue(p, TimeZone::Utc(), "alice", Gh200(), 0, At(2026, 4, 10), At(2026, 4, 11));
+  EXPECT_LT(none.last, none.first);
+  EXPECT_FALSE(none.Overlaps(0, 100));
+}
+
+TEST(MonthRange, OverlapsOnlyAnIntervalItSharesAMonthWith) {
+  const MonthRange two_to_four{.first = 2, .last = 4};
+  EXPECT_TRUE(two_to_four.Overlaps(1, 2));
+  EXPECT_TRUE(two_to_four.Overlaps(4, 9));
+  EXPECT_TRUE(two_to_four.Overlaps(3, 3));
+  EXPECT_TRUE(two_to_four.Overlaps(0, 10));
+  EXPECT_FALSE(two_to_four.Overlaps(1, 1));
+  EXPECT_FALSE(two_to_four.Overlaps(5, 6));
+  EXPECT_FALSE(two_to_four.Overlaps(1, 0));  // an empty interval
+}
+
 TEST(LedgerAccrue, LowPartitionGoesToLowUsage) {
   const ProjectTerms p = SmallProject("chem", 6'000);
   Ledger ledger;
@@ -572,6 +601,67 @@ TEST(StatusOf, UnknownProjectHasNoUsage) {
   EXPECT_EQ(s.open.expected, GpuHours(10'000));
   EXPECT_EQ(s.outstanding, GpuHours(10'000));
   EXPECT_EQ(s.remaining, GpuHours(120'000));
+}
+
+std::tuple<int, GpuSeconds, GpuSeconds, GpuSeconds, GpuSeconds> Fields(const UsageSummary& s) {
+  return {s.month, s.accounted, s.used_this_month, s.low_used, s.preparatory_used};
+}
+
+// Engine keeps each project's summary through a charge with SummaryAfterCharge
+// (engine.hpp, summaries_): it must be the summary read afresh, or none when
+// the charge reached a month the summary replayed.
+TEST(SummaryAfterCharge, IsTheSummaryReadAfreshUnlessAReplayedMonthWasCharged) {
+  const ProjectTerms p = SmallProject("chem", 6'000);  // April..September, months 1..6
+  Ledger before;
+  before.Accrue(p, TimeZone::Utc(), "alice", Gh200(), 40, At(2026, 4, 2), At(2026, 4, 6));
+  before.Accrue(p, TimeZone::Utc(), "bob", LowGh200(), 2, At(2026, 5, 2), At(2026, 5, 3));
+  before.Accrue(p, TimeZone::Utc(), "bob", Gh200(), 3, At(2026, 3, 20), At(2026, 3, 21));
+  struct Charge {
+    PartitionRate partition;
+    UnixTime from;
+    UnixTime to;
+  };
+  const std::vector<Charge> charges = {
+      {Gh200(), At(2026, 3, 25), At(2026, 3, 26)},        // preparatory
+      {Gh200(), At(2026, 3, 31, 22), At(2026, 4, 1, 2)},  // preparatory into month 1
+      {Gh200(), At(2026, 4, 20), At(2026, 4, 21)},        // month 1
+      {Gh200(), At(2026, 5, 31, 20), At(2026, 6, 1, 4)},  // months 2 and 3
+      {LowGh200(), At(2026, 6, 10), At(2026, 6, 12)},     // low, month 3
+      {Gh200(), At(2026, 8, 3), At(2026, 8, 4)},          // month 5
+      {Gh200(), At(2026, 9, 30, 12), At(2026, 10, 2)},    // month 6 and after the end
+      {LowGh200(), At(2026, 10, 5), At(2026, 10, 6)},     // low, after the end
+  };
+  int kept = 0;
+  int changed = 0;
+  int dropped = 0;
+  for (int month = 0; month <= 8; ++month) {
+    const UsageSummary summary = SummaryOf(before.Find("chem"), p, month);
+    for (const Charge& c : charges) {
+      Ledger after = before;
+      const MonthRange charged =
+          after.Accrue(p, TimeZone::Utc(), "carol", c.partition, 5, c.from, c.to);
+      const std::optional<UsageSummary> got =
+          SummaryAfterCharge(summary, *after.Find("chem"), p, charged);
+      const UsageSummary want = SummaryOf(after.Find("chem"), p, month);
+      // Replayed months: 1 to month - 1, to the last (6) at most.
+      bool replayed = false;
+      for (int m = charged.first; m <= charged.last; ++m) {
+        replayed = replayed || (m >= 1 && m < month && m <= 6);
+      }
+      if (replayed) {
+        EXPECT_FALSE(got.has_value()) << "month " << month << ", charge " << charged.first;
+        ++dropped;
+        continue;
+      }
+      ASSERT_TRUE(got.has_value()) << "month " << month << ", charge " << charged.first;
+      EXPECT_EQ(Fields(*got), Fields(want)) << "month " << month << ", charge " << charged.first;
+      ++kept;
+      changed += Fields(want) != Fields(summary) ? 1 : 0;
+    }
+  }
+  EXPECT_GT(dropped, 0);
+  EXPECT_GT(changed, 0);
+  EXPECT_GT(kept, changed);  // some charges leave the summary as it was (a later month)
 }
 
 TEST(LedgerRestore, RebuildsAnEqualLedger) {
