@@ -201,7 +201,8 @@ class Engine {
   void InstallConfig(BudgetConfig config);
   // The index into terms_ of a project, or kNoProject.
   std::size_t FindLocked(std::string_view account) const;
-  // Starts a new generation when `now` is not the one of the current one.
+  // Starts a new generation, on the local date at `now`, when `now` is not
+  // the one of the current one.
   void AtLocked(UnixTime now);
   // Computes the view, and keeps the factors a pass needs from it.
   ProjectView ComputeViewLocked(std::size_t project, UnixTime now);
@@ -241,7 +242,9 @@ class Engine {
   // asked about (generation_now_): cached views and factors of an older
   // generation are stale.
   std::uint64_t generation_ = 1;
-  UnixTime generation_now_ = -1;
+  UnixTime generation_now_ = std::numeric_limits<UnixTime>::min();
+  // The local date at generation_now_, the same for every project's view.
+  CivilDate today_;
   // Per project of terms_: its factors at the last `now` asked for. (Not its
   // whole view: that would take a site over 1 KiB a project.)
   std::vector<Factors> factors_;

@@ -394,7 +394,8 @@ ProjectView Engine::ComputeViewLocked(std::size_t project, UnixTime now) {
   const ProjectTerms& terms = terms_[project];
   const ProjectUsage* usage = UsageLocked(project);
   UsageSummary& summary = summaries_[project];
-  if (const int month = terms.calendar.MonthAt(options_.zone.DateAt(now)); month != summary.month) {
+  AtLocked(now);
+  if (const int month = terms.calendar.MonthAt(today_); month != summary.month) {
     summary = SummaryOf(usage, terms, month);  // unread, charged since, or a new month
   }
   ProjectView view;
@@ -411,7 +412,6 @@ ProjectView Engine::ComputeViewLocked(std::size_t project, UnixTime now) {
     view.shares_gpu_hours = ToGpuHours(std::max<GpuSeconds>(0, view.status.open.expected));
   }
 
-  AtLocked(now);
   Factors& factors = factors_[project];
   factors.generation = generation_;
   factors.budgeted = view.fair_share.factor;
@@ -433,6 +433,7 @@ void Engine::AtLocked(UnixTime now) {
   if (now != generation_now_) {
     ++generation_;
     generation_now_ = now;
+    today_ = options_.zone.DateAt(now);
   }
 }
 
