@@ -49,16 +49,23 @@ std::vector<MonthSlice> SplitByProjectMonth(const ProjectCalendar& calendar, con
   // Boundary m (1..months()+1) is where project month m begins; month 0 is
   // everything before the first boundary.
   const int last = calendar.months() + 1;
-  int month = 0;
-  while (month < last && zone.MidnightOf(calendar.MonthStart(month + 1)) <= from) {
+  const auto boundary = [&](int m) { return zone.MidnightOf(calendar.MonthStart(m)); };
+  // The month of from's local date, then checked against its boundaries: a
+  // pass accrues at one `from`, whose date the zone remembers, where walking
+  // up from month 1 took a midnight a month. The check keeps the split
+  // exactly at the boundaries, wherever the zone puts a date's midnight.
+  int month = calendar.MonthAt(zone.DateAt(from));
+  while (month > 0 && boundary(month) > from) {
+    --month;
+  }
+  while (month < last && boundary(month + 1) <= from) {
     ++month;
   }
   UnixTime cursor = from;
   while (cursor < to) {
-    const UnixTime boundary =
-        month < last ? std::min(to, zone.MidnightOf(calendar.MonthStart(month + 1))) : to;
-    slices.push_back(MonthSlice{month, cursor, boundary});
-    cursor = boundary;
+    const UnixTime end = month < last ? std::min(to, boundary(month + 1)) : to;
+    slices.push_back(MonthSlice{month, cursor, end});
+    cursor = end;
     ++month;
   }
   return slices;

@@ -6,7 +6,9 @@
 #include <cstdlib>
 #include <ctime>
 #include <limits>
+#include <random>
 #include <string>
+#include <vector>
 
 namespace budget {
 namespace {
@@ -151,6 +153,96 @@ TEST_F(SplitByProjectMonthTest, UsesMidnightInTheGivenZone) {
   EXPECT_EQ(slices[0].month, 1);
   EXPECT_EQ(slices[0].to, At(2026, 4, 30, 23));
   EXPECT_EQ(slices[1].month, 2);
+}
+
+// The split by its definition: boundary m is midnight of MonthStart(m) in the
+// zone, found by walking up from the first.
+std::vector<MonthSlice> SplitByWalkingTheBoundaries(const ProjectCalendar& calendar,
+                                                    const TimeZone& zone, UnixTime from,
+                                                    UnixTime to) {
+  std::vector<MonthSlice> slices;
+  const int last = calendar.months() + 1;
+  int month = 0;
+  while (month < last && zone.MidnightOf(calendar.MonthStart(month + 1)) <= from) {
+    ++month;
+  }
+  for (UnixTime cursor = from; cursor < to; ++month) {
+    const UnixTime end =
+        month < last ? std::min(to, zone.MidnightOf(calendar.MonthStart(month + 1))) : to;
+    slices.push_back(MonthSlice{month, cursor, end});
+    cursor = end;
+  }
+  return slices;
+}
+
+// SplitByProjectMonth starts from the month of from's local date: in every
+// zone, with DST changes at 02:00 or at midnight itself, its slices must be
+// those of the boundaries, for intervals starting anywhere around them.
+TEST(SplitByProjectMonth, IsTheSplitAtTheBoundariesInEveryZone) {
+  const char* old = std::getenv("TZ");
+  const std::string saved = old ? old : "";
+  const std::vector<ProjectCalendar> calendars = {
+      ProjectCalendar::Small({2026, 3, 15}, std::nullopt).value(),
+      ProjectCalendar::Large({2026, 1, 1}, std::nullopt).value(),
+  };
+  int slices_seen = 0;
+  for (const char* tz : {"UTC0", "XXX-1", "CET-1CEST,M3.5.0,M10.5.0/3",
+                         // DST from midnight of the first Sunday of October
+                         // to midnight of the third Sunday of February.
+                         "BRT3BRST,M10.1.0/0,M2.3.0/0",
+                         // DST ends at midnight on 1 June 2026 (the first
+                         // Monday): the hour from 23:00 on 31 May comes twice.
+                         "AAA3BBB,M3.2.0,M6.1.1/0",
+                         // DST ends at 01:00 on 1 June 2026: its midnight
+                         // comes twice.
+                         "AAA3BBB,M3.2.0,M6.1.1/1",
+                         // DST ends at 00:30 on 1 June 2026, back to 23:30
+                         // of 31 May: dates of May after June's midnight.
+                         "AAA3BBB,M3.2.0,M6.1.1/0:30",
+                         // DST starts at 23:30 on 31 May 2026, on to 00:30:
+                         // 1 June has no midnight.
+                         "AAA3BBB,M5.5.0/23:30,M10.5.0"}) {
+    setenv("TZ", tz, 1);
+    tzset();
+    const TimeZone zone = TimeZone::Local();
+    std::mt19937_64 random(42);
+    for (const ProjectCalendar& calendar : calendars) {
+      const UnixTime first = zone.MidnightOf(calendar.MonthStart(1));
+      const UnixTime end = zone.MidnightOf(calendar.MonthStart(calendar.months() + 1));
+      std::vector<UnixTime> starts;
+      for (int m = 1; m <= calendar.months() + 1; ++m) {  // around each boundary
+        const UnixTime b = zone.MidnightOf(calendar.MonthStart(m));
+        for (const UnixTime d : {-7'200, -3'601, -3'600, -1, 0, 1, 3'599, 3'600, 7'200}) {
+          starts.push_back(b + d);
+        }
+      }
+      std::uniform_int_distribution<UnixTime> anywhere(first - 40 * 86'400, end + 40 * 86'400);
+      for (int i = 0; i < 300; ++i) {
+        starts.push_back(anywhere(random));
+      }
+      std::uniform_int_distribution<UnixTime> length(1, 70 * 86'400);
+      for (const UnixTime from : starts) {
+        for (const UnixTime to : {from + 60, from + 7'200, from + length(random)}) {
+          const auto got = SplitByProjectMonth(calendar, zone, from, to);
+          const auto want = SplitByWalkingTheBoundaries(calendar, zone, from, to);
+          ASSERT_EQ(got.size(), want.size()) << tz << " from " << from << " to " << to;
+          for (std::size_t k = 0; k < got.size(); ++k) {
+            EXPECT_EQ(got[k].month, want[k].month) << tz << " from " << from << " slice " << k;
+            EXPECT_EQ(got[k].from, want[k].from) << tz << " from " << from << " slice " << k;
+            EXPECT_EQ(got[k].to, want[k].to) << tz << " from " << from << " slice " << k;
+          }
+          slices_seen += static_cast<int>(got.size());
+        }
+      }
+    }
+  }
+  if (old) {
+    setenv("TZ", saved.c_str(), 1);
+  } else {
+    unsetenv("TZ");
+  }
+  tzset();
+  EXPECT_GT(slices_seen, 8 * 2 * 300 * 3);  // some intervals span several months
 }
 
 }  // namespace
