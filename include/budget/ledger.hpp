@@ -139,6 +139,12 @@ class Ledger {
   // whose usage may have changed (none when nothing happens).
   MonthRange Accrue(const ProjectTerms& terms, const TimeZone& zone, std::string_view user,
                     const PartitionRate& partition, std::int64_t nodes, UnixTime from, UnixTime to);
+  // The same into `found`, the project's record as Find(terms.account)
+  // returned it: without looking the project up by name again, for a caller
+  // that keeps its projects' records (Engine, at each running job of a pass).
+  MonthRange Accrue(const ProjectUsage& found, const ProjectTerms& terms, const TimeZone& zone,
+                    std::string_view user, const PartitionRate& partition, std::int64_t nodes,
+                    UnixTime from, UnixTime to);
 
   // Adds `amount` GPU-seconds (>= 0) of `role` usage to project month `month`
   // (>= 0, see Usage) of the project and the user: the usage-import path.
@@ -188,6 +194,11 @@ class Ledger {
  private:
   ProjectUsage& ProjectOf(std::string_view account);
   static UserUsage& UserOf(ProjectUsage& project, std::string_view user);
+  // Accrue's work, once it bills something, into the project's record.
+  static MonthRange AccrueInto(ProjectUsage& project, const ProjectTerms& terms,
+                               const TimeZone& zone, std::string_view user,
+                               const PartitionRate& partition, std::int64_t nodes, UnixTime from,
+                               UnixTime to);
   // Adds whole GPU-seconds to one month and role of the project and the user.
   static void Charge(ProjectUsage& project, UserUsage& user, int month, PartitionRole role,
                      GpuSeconds amount);

@@ -245,14 +245,17 @@ void Engine::Accrue(std::string_view account, std::string_view user, std::string
   if (rate == nullptr || project == kNoProject) {
     return;  // not billed (docs/design.md)
   }
+  const ProjectTerms& terms = terms_[project];
+  const ProjectUsage* found = UsageLocked(project);
   const MonthRange charged =
-      ledger_.Accrue(terms_[project], options_.zone, user, *rate, nodes, from, to);
+      found != nullptr ? ledger_.Accrue(*found, terms, options_.zone, user, *rate, nodes, from, to)
+                       : ledger_.Accrue(terms, options_.zone, user, *rate, nodes, from, to);
   ++generation_;
   // The summary read again now, while the usage Accrue wrote is in the cache:
   // a pass charges its projects before it asks for their views.
   UsageSummary& summary = summaries_[project];
   if (summary.month != kUnread) {
-    summary = SummaryAfterCharge(summary, *UsageLocked(project), terms_[project], charged)
+    summary = SummaryAfterCharge(summary, *UsageLocked(project), terms, charged)
                   .value_or(UsageSummary{.month = kUnread});
   }
 }

@@ -197,13 +197,42 @@ void Ledger::Charge(ProjectUsage& project, UserUsage& user, int month, Partition
   }
 }
 
+namespace {
+
+// Whether an accrual bills anything at all (Ledger::Accrue).
+bool Bills(const PartitionRate& partition, std::int64_t nodes, UnixTime from, UnixTime to) {
+  return nodes > 0 && to > from && partition.rate > 0;
+}
+
+}  // namespace
+
 MonthRange Ledger::Accrue(const ProjectTerms& terms, const TimeZone& zone, std::string_view user,
                           const PartitionRate& partition, std::int64_t nodes, UnixTime from,
                           UnixTime to) {
-  if (nodes <= 0 || to <= from || partition.rate <= 0) {
+  if (!Bills(partition, nodes, from, to)) {
     return {};
   }
-  ProjectUsage& project = ProjectOf(terms.account);
+  return AccrueInto(ProjectOf(terms.account), terms, zone, user, partition, nodes, from, to);
+}
+
+MonthRange Ledger::Accrue(const ProjectUsage& found, const ProjectTerms& terms,
+                          const TimeZone& zone, std::string_view user,
+                          const PartitionRate& partition, std::int64_t nodes, UnixTime from,
+                          UnixTime to) {
+  assert(Find(terms.account) == &found && "ledger: Accrue into a record not the project's");
+  if (!Bills(partition, nodes, from, to)) {
+    return {};
+  }
+  // The record is this ledger's own (a node of projects_), const only as
+  // Find hands it out.
+  return AccrueInto(const_cast<ProjectUsage&>(found), terms, zone, user, partition, nodes, from,
+                    to);
+}
+
+MonthRange Ledger::AccrueInto(ProjectUsage& project, const ProjectTerms& terms,
+                              const TimeZone& zone, std::string_view user,
+                              const PartitionRate& partition, std::int64_t nodes, UnixTime from,
+                              UnixTime to) {
   UserUsage& record = UserOf(project, user);
   std::int64_t& carry = record.carry_milli[RoleIndex(partition.role)];
   const std::vector<MonthSlice> slices = SplitByProjectMonth(terms.calendar, zone, from, to);

@@ -141,6 +141,28 @@ TEST(LedgerAccrue, ReturnsTheMonthsItSplitInto) {
   EXPECT_FALSE(none.Overlaps(0, 100));
 }
 
+TEST(LedgerAccrue, IntoTheFoundRecordIsAccrueByName) {
+  const ProjectTerms p = SmallProject("chem", 6'000);
+  Ledger by_name;
+  Ledger into_found;
+  const auto both = [&](const std::string& user, const PartitionRate& partition, std::int64_t nodes,
+                        UnixTime from, UnixTime to) {
+    const MonthRange a = by_name.Accrue(p, TimeZone::Utc(), user, partition, nodes, from, to);
+    const ProjectUsage* found = into_found.Find("chem");
+    const MonthRange b =
+        found == nullptr
+            ? into_found.Accrue(p, TimeZone::Utc(), user, partition, nodes, from, to)
+            : into_found.Accrue(*found, p, TimeZone::Utc(), user, partition, nodes, from, to);
+    EXPECT_EQ(std::pair(a.first, a.last), std::pair(b.first, b.last));
+  };
+  both("alice", Gh200(), 3, At(2026, 3, 30), At(2026, 4, 2));
+  both("bob", LowGh200(), 1, At(2026, 4, 30, 23), At(2026, 5, 1, 2, 30));
+  both("alice", Gh200(), 0, At(2026, 5, 3), At(2026, 5, 4));  // bills nothing
+  both("carol", Gh200(), 2, At(2026, 5, 3, 0, 0, 1), At(2026, 5, 3, 0, 0, 2));
+  EXPECT_EQ(into_found, by_name);
+  EXPECT_EQ(into_found.Find("chem")->users.size(), 3U);
+}
+
 TEST(MonthRange, OverlapsOnlyAnIntervalItSharesAMonthWith) {
   const MonthRange two_to_four{.first = 2, .last = 4};
   EXPECT_TRUE(two_to_four.Overlaps(1, 2));
