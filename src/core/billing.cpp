@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 
 namespace budget {
 
@@ -58,17 +59,23 @@ std::vector<MonthSlice> SplitByProjectMonth(const ProjectCalendar& calendar, con
   while (month > 0 && boundary(month) > from) {
     --month;
   }
-  while (month < last && boundary(month + 1) <= from) {
-    ++month;
+  // Where `month` ends: the next boundary, or never after the last.
+  const auto end_of = [&](int m) {
+    return m < last ? boundary(m + 1) : std::numeric_limits<UnixTime>::max();
+  };
+  UnixTime month_end = end_of(month);
+  while (month_end <= from) {
+    month_end = end_of(++month);
   }
-  UnixTime cursor = from;
-  while (cursor < to) {
-    const UnixTime end = month < last ? std::min(to, boundary(month + 1)) : to;
+  for (UnixTime cursor = from;;) {
+    const UnixTime end = std::min(to, month_end);
     slices.push_back(MonthSlice{month, cursor, end});
+    if (end == to) {
+      return slices;
+    }
     cursor = end;
-    ++month;
+    month_end = end_of(++month);
   }
-  return slices;
 }
 
 }  // namespace budget
