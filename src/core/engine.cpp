@@ -2,9 +2,11 @@
 #include "budget/engine.hpp"
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <iterator>
+#include <memory>
 #include <optional>
 #include <string_view>
 #include <utility>
@@ -50,6 +52,7 @@ class UserFinder {
   explicit UserFinder(const ProjectUsage* project) : project_(project) {
     if (project_ != nullptr) {
       next_ = project_->users.begin();
+      FetchFirstUsers();
     }
   }
 
@@ -68,6 +71,27 @@ class UserFinder {
   }
 
  private:
+  static constexpr std::uintptr_t kCacheLine = 64;
+  static constexpr std::ptrdiff_t kUsersFetched = 16;
+
+  // Asks the cache for the records of the first kUsersFetched users at once.
+  // Each row reads its user's name and decayed usage, about two cache misses
+  // a user when the pass before is long gone from the cache; fetched
+  // together, one row's misses no longer wait for the row before. (Beyond,
+  // the processor's own prefetcher has seen the stream.)
+  void FetchFirstUsers() const {
+    const auto& users = project_->users;
+    if (users.empty()) {
+      return;
+    }
+    const auto* first = std::addressof(*users.begin());
+    const auto* last = first + std::min<std::ptrdiff_t>(kUsersFetched, users.end() - users.begin());
+    for (auto line = reinterpret_cast<std::uintptr_t>(first) & ~(kCacheLine - 1);
+         line < reinterpret_cast<std::uintptr_t>(last); line += kCacheLine) {
+      __builtin_prefetch(reinterpret_cast<const void*>(line));
+    }
+  }
+
   const ProjectUsage* project_;
   UserTable<UserUsage>::const_iterator next_;
 };
