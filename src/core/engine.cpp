@@ -71,8 +71,8 @@ class UserFinder {
   }
 
  private:
-  static constexpr std::uintptr_t kCacheLine = 64;
-  static constexpr std::ptrdiff_t kUsersFetched = 16;
+  static constexpr std::size_t kCacheLine = 64;
+  static constexpr std::size_t kUsersFetched = 16;
 
   // Asks the cache for the records of the first kUsersFetched users at once.
   // Each row reads its user's name and decayed usage, about two cache misses
@@ -84,12 +84,14 @@ class UserFinder {
     if (users.empty()) {
       return;
     }
-    const auto* first = std::addressof(*users.begin());
-    const auto* last = first + std::min<std::ptrdiff_t>(kUsersFetched, users.end() - users.begin());
-    for (auto line = reinterpret_cast<std::uintptr_t>(first) & ~(kCacheLine - 1);
-         line < reinterpret_cast<std::uintptr_t>(last); line += kCacheLine) {
-      __builtin_prefetch(reinterpret_cast<const void*>(line));
+    const auto count = std::min<std::size_t>(kUsersFetched, users.size());
+    const auto* bytes = reinterpret_cast<const char*>(std::addressof(*users.begin()));
+    const std::size_t size = count * sizeof(*users.begin());
+    // A byte in each line: one every kCacheLine from the first, and the last.
+    for (std::size_t offset = 0; offset < size; offset += kCacheLine) {
+      __builtin_prefetch(bytes + offset);
     }
+    __builtin_prefetch(bytes + size - 1);
   }
 
   const ProjectUsage* project_;
