@@ -2,11 +2,9 @@
 #include "budget/engine.hpp"
 
 #include <algorithm>
-#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <iterator>
-#include <memory>
 #include <optional>
 #include <string_view>
 #include <utility>
@@ -52,7 +50,6 @@ class UserFinder {
   explicit UserFinder(const ProjectUsage* project) : project_(project) {
     if (project_ != nullptr) {
       next_ = project_->users.begin();
-      FetchFirstUsers();
     }
   }
 
@@ -71,29 +68,6 @@ class UserFinder {
   }
 
  private:
-  static constexpr std::size_t kCacheLine = 64;
-  static constexpr std::size_t kUsersFetched = 16;
-
-  // Asks the cache for the records of the first kUsersFetched users at once.
-  // Each row reads its user's name and decayed usage, about two cache misses
-  // a user when the pass before is long gone from the cache; fetched
-  // together, one row's misses no longer wait for the row before. (Beyond,
-  // the processor's own prefetcher has seen the stream.)
-  void FetchFirstUsers() const {
-    const auto& users = project_->users;
-    if (users.empty()) {
-      return;
-    }
-    const auto count = std::min<std::size_t>(kUsersFetched, users.size());
-    const auto* bytes = reinterpret_cast<const char*>(std::addressof(*users.begin()));
-    const std::size_t size = count * sizeof(*users.begin());
-    // A byte in each line: one every kCacheLine from the first, and the last.
-    for (std::size_t offset = 0; offset < size; offset += kCacheLine) {
-      __builtin_prefetch(bytes + offset);
-    }
-    __builtin_prefetch(bytes + size - 1);
-  }
-
   const ProjectUsage* project_;
   UserTable<UserUsage>::const_iterator next_;
 };
