@@ -84,6 +84,7 @@ struct MonthRange {
   int first = 0;
   int last = -1;
 
+  bool empty() const { return last < first; }
   // Whether any of these months is in [from, to].
   bool Overlaps(int from, int to) const { return std::max(first, from) <= std::min(last, to); }
 };

@@ -250,6 +250,9 @@ void Engine::Accrue(std::string_view account, std::string_view user, std::string
   const MonthRange charged =
       found != nullptr ? ledger_.Accrue(*found, terms, options_.zone, user, *rate, nodes, from, to)
                        : ledger_.Accrue(terms, options_.zone, user, *rate, nodes, from, to);
+  if (charged.empty()) {
+    return;  // nothing billed: the project may still have no record
+  }
   ++generation_;
   // The summary read again now, while the usage Accrue wrote is in the cache:
   // a pass charges its projects before it asks for their views.

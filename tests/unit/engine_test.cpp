@@ -259,6 +259,24 @@ TEST_F(EngineCache, UsageAccruedAtTheSameInstantIsSeenAtOnce) {
   EXPECT_LT(FairShareColumn(*engine, "chem", "low", now), low_before);
 }
 
+// An accrual that bills nothing creates no ledger record: the engine must
+// keep the summary of a project that has none as it was.
+TEST_F(EngineCache, AnAccrualBillingNothingLeavesAProjectWithoutUsageAsItWas) {
+  const UnixTime now = At(2026, 4, 15);
+  auto engine = Open(now);
+  ASSERT_NE(engine, nullptr);
+  const ProjectView before = *engine->Project("chem", now);  // its summary read
+  engine->Accrue("chem", "alice", "normal", 0, now - 7200, now);
+  engine->Accrue("chem", "alice", "normal", 4, now, now);
+  engine->Accrue("chem", "alice", "normal", 4, now, now - 60);
+  EXPECT_EQ(engine->ledger().Find("chem"), nullptr);
+  const ProjectView after = *engine->Project("chem", now + 1);
+  EXPECT_EQ(after.status.remaining, before.status.remaining);
+  EXPECT_EQ(after.status.state, ProjectState::kActive);
+  engine->Accrue("chem", "alice", "normal", 4, now, now + 3600);  // 16 GPUh
+  EXPECT_EQ(engine->Project("chem", now + 3600)->status.used_this_month, GpuHours(16));
+}
+
 TEST_F(EngineCache, EachProjectKeepsItsOwnViewWhenAskedInTurn) {
   Write(conf_, kTwoProjects);
   const UnixTime now = At(2026, 4, 15);

@@ -137,8 +137,9 @@ TEST(LedgerAccrue, ReturnsTheMonthsItSplitInto) {
   // Nothing charged, no month.
   const MonthRange none =
       ledger.Accrue(p, TimeZone::Utc(), "alice", Gh200(), 0, At(2026, 4, 10), At(2026, 4, 11));
-  EXPECT_LT(none.last, none.first);
+  EXPECT_TRUE(none.empty());
   EXPECT_FALSE(none.Overlaps(0, 100));
+  EXPECT_FALSE((MonthRange{.first = 3, .last = 3}).empty());
 }
 
 TEST(LedgerAccrue, IntoTheFoundRecordIsAccrueByName) {
