@@ -16,9 +16,10 @@
 #     from uprobes on slurmctld's lock_slurmctld (return) and unlock_slurmctld (entry), both
 #     plugins alike: the total per pass and the longest single hold;
 #   - `sprio -l` and `sshare -a -l` wall time (median of CLIENT_RUNS runs);
-#   - sbatch throughput: SUBMIT_TIMED plain sbatch one after the other (cancelled after), and
-#     slurmctld's part of each (uprobes on the RPC threads): the wait for its locks,
-#     job_allocate, and within it the priority plugin's priority_g_set and the test of the nodes;
+#   - sbatch throughput: SUBMIT_TIMED plain sbatch one after the other (cancelled after, and
+#     their records purged before the quiet window), and slurmctld's part of each (uprobes on
+#     the RPC threads): the wait for its locks, job_allocate, and within it the priority
+#     plugin's priority_g_set and the test of the nodes;
 #   - sdiag main and backfill mean cycles over a quiet window of QUIET seconds after
 #     `sdiag -r`;
 #   - slurmctld's VmRSS at the end, by mapping (OUT_DIR/e2e-PLUGIN-rss.txt).
@@ -361,6 +362,10 @@ phase() { # PLUGIN: multifactor | budget
   echo "sbatch_per_s=$(awk -v n="$submit_timed" -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", n / (b - a) }')" >>"$r"
   echo "rpc_submit_us=$(sdiag_rpc_us REQUEST_SUBMIT_BATCH_JOB)" >>"$r"
   scancel "${ids[@]}"
+  # Their records purged now, before the window: slurmctld's purge thread takes a free malloc
+  # arena at its first purge, and the purge itself takes the job write lock; left to MinJobAge's
+  # default, both fell on sprio, sshare and the RSS some phases and not others.
+  wait_purged "${ids[-1]}" || true
 
   # The queue the scheduler sorts, for the report's count of its sort's comparisons.
   squeue -h -t PD -o "%i %Q %P %V" >"$work/$plugin-queue.txt"

@@ -127,6 +127,17 @@ pending_count() {
   squeue -h -t PD -o %i | wc -l
 }
 
+# Waits (at most 90 s) until slurmctld has purged the record of finished job ID; the jobs
+# cancelled with it go in the same purge.
+wait_purged() { # ID
+  local t0=$SECONDS
+  while scontrol -o show job "$1" >/dev/null 2>&1; do
+    ((SECONDS - t0 < 90)) || { say "job $1 still not purged after 90 s"; return 1; }
+    sleep 1
+  done
+  say "job $1 purged after $((SECONDS - t0)) s"
+}
+
 
 thread_tid() { # PID NAME...: the id of PID's first thread named one of NAMEs (empty if none)
   local pid=$1
@@ -192,12 +203,16 @@ site_build() {
 # pass: only the budget plugin, whose only Priority line in a pass is its timing, runs with it.
 # Once priority/budget has run on the site (its ledger exists), multifactor starts without the
 # RawUsage (GPU-seconds) it published as its usage history; priority/budget finds the past usage
-# in its ledger.
+# in its ledger. MinJobAge=2 purges a finished job's record within about 10 s (slurmctld then
+# purges every max(10, MinJobAge) s), so that a phase can wait for the purge of the jobs it
+# cancelled (wait_purged) instead of having it fall, MinJobAge's default 300 s later, on whatever
+# the phase measures then.
 ctld_switch_to() { # PLUGIN [MORE]
   local plugin=$1 more=${2:-}
   export PRIORITY_TYPE=priority/$plugin
   export EXTRA_PLUGIN_DIR=$plugin_dir
   EXTRA_SLURM_CONF="MaxJobCount=200000
+MinJobAge=2
 SlurmctldDebug=verbose
 PriorityParameters=budget_conf=$work/budget.conf"
   [[ "$plugin" == budget ]] && EXTRA_SLURM_CONF+=$'\nDebugFlags=Priority'
