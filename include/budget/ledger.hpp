@@ -140,10 +140,11 @@ class Ledger {
   // whose usage may have changed (none when nothing happens).
   MonthRange Accrue(const ProjectTerms& terms, const TimeZone& zone, std::string_view user,
                     const PartitionRate& partition, std::int64_t nodes, UnixTime from, UnixTime to);
-  // The same into `found`, the project's record as Find(terms.account)
-  // returned it: without looking the project up by name again, for a caller
-  // that keeps its projects' records (Engine, at each running job of a pass).
-  MonthRange Accrue(const ProjectUsage& found, const ProjectTerms& terms, const TimeZone& zone,
+  // The same into `found`, what Find(terms.account) returned (nullptr: the
+  // record is created): without looking the project up by name again, for a
+  // caller that keeps its projects' records (Engine, at each running job of a
+  // pass).
+  MonthRange Accrue(const ProjectUsage* found, const ProjectTerms& terms, const TimeZone& zone,
                     std::string_view user, const PartitionRate& partition, std::int64_t nodes,
                     UnixTime from, UnixTime to);
 
@@ -195,11 +196,6 @@ class Ledger {
  private:
   ProjectUsage& ProjectOf(std::string_view account);
   static UserUsage& UserOf(ProjectUsage& project, std::string_view user);
-  // Accrue's work, once it bills something, into the project's record.
-  static MonthRange AccrueInto(ProjectUsage& project, const ProjectTerms& terms,
-                               const TimeZone& zone, std::string_view user,
-                               const PartitionRate& partition, std::int64_t nodes, UnixTime from,
-                               UnixTime to);
   // Adds whole GPU-seconds to one month and role of the project and the user.
   static void Charge(ProjectUsage& project, UserUsage& user, int month, PartitionRole role,
                      GpuSeconds amount);
@@ -275,9 +271,9 @@ UsageSummary SummaryOf(const ProjectUsage* project, const ProjectTerms& terms, i
 std::optional<UsageSummary> SummaryAfterCharge(const UsageSummary& summary,
                                                const ProjectUsage& project,
                                                const ProjectTerms& terms, MonthRange charged);
-// The status a summary stands for, with the project's decayed usage: StatusOf
-// is StatusOf(SummaryOf(...), ...).
+// The status a summary of `project` (nullptr: no record yet) stands for, with
+// the project's decayed usage: StatusOf is StatusOf(SummaryOf(...), ...).
 ProjectStatus StatusOf(const UsageSummary& summary, const ProjectTerms& terms,
-                       double decayed_usage);
+                       const ProjectUsage* project);
 
 }  // namespace budget

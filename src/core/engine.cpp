@@ -246,10 +246,8 @@ void Engine::Accrue(std::string_view account, std::string_view user, std::string
     return;  // not billed (docs/design.md)
   }
   const ProjectTerms& terms = terms_[project];
-  const ProjectUsage* found = UsageLocked(project);
   const MonthRange charged =
-      found != nullptr ? ledger_.Accrue(*found, terms, options_.zone, user, *rate, nodes, from, to)
-                       : ledger_.Accrue(terms, options_.zone, user, *rate, nodes, from, to);
+      ledger_.Accrue(UsageLocked(project), terms, options_.zone, user, *rate, nodes, from, to);
   if (charged.empty()) {
     return;  // nothing billed: the project may still have no record
   }
@@ -405,7 +403,7 @@ ProjectView Engine::ComputeViewLocked(std::size_t project, UnixTime now) {
     summary = SummaryOf(usage, terms, month);  // unread, charged since, or a new month
   }
   ProjectView view;
-  view.status = StatusOf(summary, terms, usage == nullptr ? 0.0 : usage->total.decayed);
+  view.status = StatusOf(summary, terms, usage);
   view.fair_share = ComputeFairShare(FairShareInputs{
       .state = view.status.state,
       .expected = view.status.open.expected,

@@ -209,30 +209,21 @@ bool Bills(const PartitionRate& partition, std::int64_t nodes, UnixTime from, Un
 MonthRange Ledger::Accrue(const ProjectTerms& terms, const TimeZone& zone, std::string_view user,
                           const PartitionRate& partition, std::int64_t nodes, UnixTime from,
                           UnixTime to) {
-  if (!Bills(partition, nodes, from, to)) {
-    return {};
-  }
-  return AccrueInto(ProjectOf(terms.account), terms, zone, user, partition, nodes, from, to);
+  return Accrue(Find(terms.account), terms, zone, user, partition, nodes, from, to);
 }
 
-MonthRange Ledger::Accrue(const ProjectUsage& found, const ProjectTerms& terms,
+MonthRange Ledger::Accrue(const ProjectUsage* found, const ProjectTerms& terms,
                           const TimeZone& zone, std::string_view user,
                           const PartitionRate& partition, std::int64_t nodes, UnixTime from,
                           UnixTime to) {
-  assert(Find(terms.account) == &found && "ledger: Accrue into a record not the project's");
+  assert(Find(terms.account) == found && "ledger: Accrue into a record not the project's");
   if (!Bills(partition, nodes, from, to)) {
     return {};
   }
-  // The record is this ledger's own (a node of projects_), const only as
+  // A found record is this ledger's own (a node of projects_), const only as
   // Find hands it out.
-  return AccrueInto(const_cast<ProjectUsage&>(found), terms, zone, user, partition, nodes, from,
-                    to);
-}
-
-MonthRange Ledger::AccrueInto(ProjectUsage& project, const ProjectTerms& terms,
-                              const TimeZone& zone, std::string_view user,
-                              const PartitionRate& partition, std::int64_t nodes, UnixTime from,
-                              UnixTime to) {
+  ProjectUsage& project =
+      found != nullptr ? const_cast<ProjectUsage&>(*found) : ProjectOf(terms.account);
   UserUsage& record = UserOf(project, user);
   std::int64_t& carry = record.carry_milli[RoleIndex(partition.role)];
   const std::vector<MonthSlice> slices = SplitByProjectMonth(terms.calendar, zone, from, to);
@@ -339,8 +330,7 @@ ProjectStatus StatusOf(const Ledger& ledger, const ProjectTerms& terms, const Ti
 ProjectStatus StatusOf(const ProjectUsage* project, const ProjectTerms& terms, const TimeZone& zone,
                        UnixTime now) {
   const int month = terms.calendar.MonthAt(zone.DateAt(now));
-  return StatusOf(SummaryOf(project, terms, month), terms,
-                  project == nullptr ? 0.0 : project->total.decayed);
+  return StatusOf(SummaryOf(project, terms, month), terms, project);
 }
 
 namespace {
@@ -384,7 +374,7 @@ std::optional<UsageSummary> SummaryAfterCharge(const UsageSummary& summary,
 }
 
 ProjectStatus StatusOf(const UsageSummary& summary, const ProjectTerms& terms,
-                       double decayed_usage) {
+                       const ProjectUsage* project) {
   const int months = terms.calendar.months();
 
   ProjectStatus status;
@@ -392,7 +382,7 @@ ProjectStatus StatusOf(const UsageSummary& summary, const ProjectTerms& terms,
   status.low_allowance = terms.MonthlyBudget();
   status.low_used = summary.low_used;
   status.preparatory_used = summary.preparatory_used;
-  status.decayed_usage = decayed_usage;
+  status.decayed_usage = project == nullptr ? 0.0 : project->total.decayed;
   status.remaining = summary.Remaining(terms.credit);
 
   if (status.month <= 0) {

@@ -149,11 +149,8 @@ TEST(LedgerAccrue, IntoTheFoundRecordIsAccrueByName) {
   const auto both = [&](const std::string& user, const PartitionRate& partition, std::int64_t nodes,
                         UnixTime from, UnixTime to) {
     const MonthRange a = by_name.Accrue(p, TimeZone::Utc(), user, partition, nodes, from, to);
-    const ProjectUsage* found = into_found.Find("chem");
-    const MonthRange b =
-        found == nullptr
-            ? into_found.Accrue(p, TimeZone::Utc(), user, partition, nodes, from, to)
-            : into_found.Accrue(*found, p, TimeZone::Utc(), user, partition, nodes, from, to);
+    const MonthRange b = into_found.Accrue(into_found.Find("chem"), p, TimeZone::Utc(), user,
+                                           partition, nodes, from, to);
     EXPECT_EQ(std::pair(a.first, a.last), std::pair(b.first, b.last));
   };
   both("alice", Gh200(), 3, At(2026, 3, 30), At(2026, 4, 2));
