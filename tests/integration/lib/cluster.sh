@@ -573,21 +573,67 @@ cluster_start() {
   _lc_say "cluster up in $(_lc_since "$t0") s: $_LC_NODES nodes, ${PRIORITY_TYPE:-priority/multifactor}, SLURM_CONF=$SLURM_CONF"
 }
 
-# Cancels every job and waits (<= 60 s) until none is left, so that no slurmstepd or job
-# process (they are not children of slurmd) outlives the daemons.
+# Cancels every job so that no slurmstepd or job process (they are not children of slurmd)
+# outlives the daemons. The jobs with processes go first: a scancel of 20,000 job ids takes
+# tens of seconds, and if its timeout cuts it short, it must not be them that it missed. Then
+# the pending ones, and then, until none is left (<= 60 s), the jobs with processes again,
+# with those the scheduler started on the nodes the first cancel freed (all the pending ones
+# that are left, when their cancel was cut short). What is left after that, the stop kills
+# (_lc_kill_leftover_steps).
 _lc_cancel_all_jobs() {
-  local ids
-  ids=$(timeout 20 squeue -h -o %i 2>/dev/null) || return 0
-  [[ -n "$ids" ]] || return 0
-  # shellcheck disable=SC2086 # one argument per job id
-  timeout 20 scancel $ids >/dev/null 2>&1 || true
-  _lc_wait_for 60 "the cancelled jobs to end" "" _lc_queue_empty || true
+  _lc_cancel_jobs_in "$_LC_STARTED_STATES" 20 || return 0
+  _lc_cancel_jobs_in pending 60 || true
+  _lc_wait_for 60 "the cancelled jobs to end" "" _lc_none_started_left || true
 }
 
-_lc_queue_empty() {
+# The job states in which a job has, or is about to have, processes on a node; and with them,
+# those in which it still has them while they end.
+_LC_STARTED_STATES=running,suspended,configuring,stopped
+_LC_ACTIVE_STATES=$_LC_STARTED_STATES,completing
+
+_lc_none_started_left() { # cancels the started jobs left; true when no job has processes
+  _lc_cancel_jobs_in "$_LC_STARTED_STATES" 20 && _lc_no_job_in "$_LC_ACTIVE_STATES"
+}
+
+_lc_cancel_jobs_in() { # STATES TIMEOUT: scancel the jobs in STATES; fails when squeue fails
   local ids
-  ids=$(squeue -h -o %i) || return 1
+  ids=$(timeout 20 squeue -h -t "$1" -o %i 2>/dev/null) || return 1
+  [[ -n "$ids" ]] || return 0
+  # shellcheck disable=SC2086 # one argument per job id
+  timeout "$2" scancel $ids >/dev/null 2>&1 || true
+}
+
+_lc_no_job_in() { # [STATES]: no job in STATES (without, in squeue's default: the unfinished)
+  local ids
+  ids=$(squeue -h ${1:+-t "$1"} -o %i) || return 1
   [[ -z "$ids" ]]
+}
+
+_lc_queue_empty() { _lc_no_job_in; }
+
+# The last resort when a cancel did not reach every job: SIGKILLs the slurmstepds of this cluster
+# (SLURM_CONF in their environment is its own) that outlived the slurmds, and every process
+# under them, and says which.
+_lc_kill_leftover_steps() {
+  local pid environment
+  local -a doomed=()
+  for pid in $(pgrep -x slurmstepd); do
+    environment=$(tr '\0' '\n' 2>/dev/null <"/proc/$pid/environ") || continue
+    [[ $'\n'"$environment"$'\n' == *$'\n'"SLURM_CONF=$_LC/etc/slurm.conf"$'\n'* ]] || continue
+    mapfile -t -O "${#doomed[@]}" doomed < <(_lc_process_tree "$pid")
+  done
+  ((${#doomed[@]} > 0)) || return 0
+  _lc_say "SIGKILL to what the jobs left running:"
+  ps -o pid=,args= -p "${doomed[*]}" >&2 || true
+  kill -KILL "${doomed[@]}" 2>/dev/null || true
+}
+
+_lc_process_tree() { # PID: PID and its descendants, one a line
+  local child
+  echo "$1"
+  for child in $(ps -o pid= --ppid "$1"); do
+    _lc_process_tree "$child"
+  done
 }
 
 cluster_stop() {
@@ -604,6 +650,7 @@ cluster_stop() {
     [[ "$name" == slurmd-* ]] && slurmds+=("$name")
   done
   ((${#slurmds[@]} == 0)) || _lc_stop_daemons "${slurmds[@]}" || true
+  _lc_kill_leftover_steps
   for name in slurmctld slurmdbd mariadbd munged; do
     _lc_stop_daemons "$name" || true
   done
