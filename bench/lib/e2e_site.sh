@@ -131,13 +131,15 @@ pending_count() {
 # cancelled with it go in the same purge.
 wait_purged() { # ID
   local t0=$SECONDS
-  while scontrol -o show job "$1" >/dev/null 2>&1; do
-    ((SECONDS - t0 < 90)) || { say "job $1 still not purged after 90 s"; return 1; }
-    sleep 1
-  done
+  _lc_wait_for 90 "the purge of job $1" slurmctld job_purged "$1" || return 1
   say "job $1 purged after $((SECONDS - t0)) s"
 }
 
+job_purged() { # ID: slurmctld answers that it has no such job
+  local answer
+  answer=$(scontrol -o show job "$1" 2>&1) || true
+  [[ "$answer" == *"Invalid job id specified"* ]]
+}
 
 thread_tid() { # PID NAME...: the id of PID's first thread named one of NAMEs (empty if none)
   local pid=$1
