@@ -596,11 +596,15 @@ _lc_none_started_left() { # cancels the started jobs left; true when no job has 
 }
 
 _lc_cancel_jobs_in() { # STATES TIMEOUT: scancel the jobs in STATES; fails when squeue fails
-  local ids
+  local ids rc=0
   ids=$(timeout 20 squeue -h -t "$1" -o %i 2>/dev/null) || return 1
   [[ -n "$ids" ]] || return 0
   # shellcheck disable=SC2086 # one argument per job id
-  timeout "$2" scancel $ids >/dev/null 2>&1 || true
+  timeout "$2" scancel $ids >/dev/null 2>&1 || rc=$?
+  if ((rc == 124)); then
+    _lc_say "the cancel of $(wc -l <<<"$ids") jobs ($1) was cut short after $2 s"
+  fi
+  return 0
 }
 
 _lc_no_job_in() { # [STATES]: no job in STATES (without, in squeue's default: the unfinished)
