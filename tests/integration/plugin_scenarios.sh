@@ -68,11 +68,11 @@ blocker=$(cluster_as u_acct sbatch --parsable -A p_acct -N4 --exclusive -t 10 \
 wait_for 60 "the blocker runs" job_state_is "$blocker" RUNNING
 declare -A job=()
 for p in ahead on behind; do # submitted worst first: FIFO would get it backwards
-  job[$p]=$(cluster_as "u_$p" sbatch --parsable -A "p_$p" -N4 --exclusive -t 2 \
+  job[$p]=$(cluster_as "u_$p" sbatch --parsable -A "p_$p" -N4 --exclusive --gres=gpu:4 -t 2 \
     --chdir="$work" -o /dev/null --wrap 'sleep 8')
 done
-multi_job=$(cluster_as u_on sbatch --parsable -A p_on -p normal,low -N4 --exclusive -t 2 \
-  --chdir="$work" -o /dev/null --wrap 'sleep 1')
+multi_job=$(cluster_as u_on sbatch --parsable -A p_on -p normal,low -N4 --exclusive \
+  --gres=gpu:4 -t 2 --chdir="$work" -o /dev/null --wrap 'sleep 1')
 none_job=$(cluster_as u_none sbatch --parsable -A nobudget -N4 --exclusive -t 2 \
   --chdir="$work" -o /dev/null --wrap 'sleep 1')
 sleep 2
@@ -98,6 +98,16 @@ check "a job in normal and low is ranked in each: normal by the project's factor
   test "$(fs_in "$multi_job" normal)" = "$fs_on"
 check "... and low in the low band (<= 0.2 x weight)" \
   awk_true "$(fs_in "$multi_job" low) > 0 && $(fs_in "$multi_job" low) <= 0.2 * $weight_fs"
+# Every GPU of the cluster: TRES factor 1 for gres/gpu, weighted by PriorityWeightTRES's 1000.
+# A row copied from the job's last ranking (one partition) and a row ranked when asked (each
+# partition of a job in two) carry both arrays and their partition's name.
+tres_rows() { sprio -h -j "$1" -o '%r|%t|%T' | tr -d ' ' | sort | paste -sd' '; }
+rows=$(tres_rows "${job[on]}")
+check "sprio's TRES of a job in one partition: gres/gpu factor 1, weighted 1000 ($rows)" \
+  test "$rows" = "normal|gres/gpu=1.00|gres/gpu=1000"
+rows=$(tres_rows "$multi_job")
+check "... and of a job in normal and low, in each ($rows)" \
+  test "$rows" = "low|gres/gpu=1.00|gres/gpu=1000 normal|gres/gpu=1.00|gres/gpu=1000"
 scancel "$multi_job"
 check "PrivateData=jobs: u_on sees only its own jobs in sprio" \
   test "$(cluster_as u_on sprio -h -o %i | sort -u | paste -sd,)" = "${job[on]}"
