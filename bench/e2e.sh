@@ -275,10 +275,6 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 
 # --- measurements ------------------------------------------------------------------------------
-median() {
-  sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "nan"; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
-
 # Median wall seconds of CMD over client_runs runs.
 time_cmd() {
   local i t0 t1
@@ -288,15 +284,6 @@ time_cmd() {
     t1=$(now_s)
     awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f\n", b - a }'
   done | median
-}
-
-sdiag_rpc_us() { # MESSAGE_TYPE: slurmctld's mean time handling it since `sdiag -r` (usec)
-  sdiag | awk -v want="$1" '
-    /^Remote Procedure Call statistics by message type/ { s = 1; next }
-    /^Remote Procedure Call statistics by user/ { s = 0 }
-    s && $1 == want {
-      for (i = 2; i <= NF; i++) if ($i ~ /^ave_time:/) { sub(/^ave_time:/, "", $i); print $i; exit }
-    }'
 }
 
 wait_first_pass() { # PLUGIN SINCE_MONO

@@ -147,6 +147,20 @@ thread_tid() { # PID NAME...: the id of PID's first thread named one of NAMEs (e
   ps -L -o tid=,comm= -p "$pid" | awk -v names=" $* " 'index(names, " " $2 " ") { print $1; exit }'
 }
 
+sdiag_rpc_us() { # MESSAGE_TYPE: slurmctld's mean time handling it since `sdiag -r` (usec)
+  sdiag | awk -v want="$1" '
+    /^Remote Procedure Call statistics by message type/ { s = 1; next }
+    /^Remote Procedure Call statistics by user/ { s = 0 }
+    s && $1 == want {
+      for (i = 2; i <= NF; i++) if ($i ~ /^ave_time:/) { sub(/^ave_time:/, "", $i); print $i; exit }
+    }'
+}
+
+# The median of the numbers on stdin, one a line ("nan" without any).
+median() {
+  sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "nan"; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
 sdiag_value() { # SECTION (main | backfill) LABEL ("Mean cycle", "Total cycles", ...)
   sdiag | sdiag_field "$@"
 }

@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# sprio_ab.sh BUILD_DIR OUT_DIR [--smoke]: `sprio -l` under priority/multifactor and under one or
+# two builds of priority/budget, in alternating phases on the site of bench/e2e.sh
+# (docs/performance.md, "sprio's answer in one allocation a row").
+#
+# bench/e2e.sh times `sprio -l` ten times a plugin, once a round, with 20 minutes between the two
+# plugins' phases; this script puts the phases side by side on one queue and repeats them, so
+# that two phases of one build give the noise (A/A) and the others the difference (A/B). Each
+# phase restarts slurmctld with its plugin, lets it settle SETTLE seconds (its first pass),
+# counts sprio's rows, resets sdiag, then runs `sprio -l` RUNS times one after the other and
+# records each one's wall time and slurmctld's mean time in the RPC (sdiag,
+# REQUEST_PRIORITY_FACTORS: the plugin's list, its packing and sending, and its free).
+#
+# A plan entry is "LABEL PLUGIN", PLUGIN one of multifactor, budget (BUILD_DIR's) or budget=DIR
+# (the priority_budget.so in DIR, say a build of the commit before a change).
+# Writes OUT_DIR/sprio_ab.txt, one line a phase:
+#   LABEL plugin=P dir=D (- for multifactor) rows=N runs=K wall_median_ms=W rpc_mean_us=R
+# and OUT_DIR/sprio_ab-LABEL-wall.txt (each run's wall time, ms).
+#
+# Run it under the cluster lock, as every cluster user on this machine does:
+#   flock /tmp/budget-cluster.lock bench/sprio_ab.sh build/perf bench-results
+# Knobs (environment): BENCH_ACCOUNTS=500 BENCH_JOBS=20000 BENCH_SETTLE=70 BENCH_SUBMITTERS=4
+# AB_RUNS=30, AB_PLAN="mf1 multifactor;bu1 budget;mf2 multifactor;bu2 budget".
+# --smoke sets 20 accounts, 200 jobs, SETTLE 20 and 3 runs (checks that it runs).
+# Stops every daemon it started, also on failure.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(cd "$here/.." && pwd)
+# shellcheck source=../tests/integration/lib/cluster.sh
+source "$repo/tests/integration/lib/cluster.sh"
+# shellcheck source=../tests/integration/lib/budget_fixture.sh
+source "$repo/tests/integration/lib/budget_fixture.sh"
+# shellcheck source=lib/e2e_site.sh
+source "$here/lib/e2e_site.sh"
+site_init sprio_ab.sh sprio "$@"
+
+if ((smoke)); then
+  accounts=${BENCH_ACCOUNTS:-20} jobs=${BENCH_JOBS:-200}
+  settle=${BENCH_SETTLE:-20} runs=${AB_RUNS:-3}
+else
+  accounts=${BENCH_ACCOUNTS:-500} jobs=${BENCH_JOBS:-20000}
+  settle=${BENCH_SETTLE:-70} runs=${AB_RUNS:-30}
+fi
+submitters=${BENCH_SUBMITTERS:-4}
+submit_timed=0 nice_spread=1
+IFS=';' read -r -a plan <<<"${AB_PLAN:-mf1 multifactor;bu1 budget;mf2 multifactor;bu2 budget}"
+build_plugin_dir=$plugin_dir
+
+say() { printf '[sprio_ab] %s\n' "$*" >&2; }
+
+cleanup() {
+  cluster_stop
+  rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+ab_phase() { # LABEL PLUGIN
+  local label=$1 plugin=${2%%=*} dir=$build_plugin_dir
+  [[ "$2" == budget=* ]] && dir=$(cd "${2#budget=}" && pwd)
+  [[ "$plugin" == multifactor ]] && dir=-
+  [[ "$plugin" == budget || "$plugin" == multifactor ]] || {
+    echo "sprio_ab.sh: phase $label: plugin \"$2\" is not multifactor, budget or budget=DIR" >&2
+    exit 2
+  }
+  [[ "$plugin" == multifactor || -f "$dir/priority_budget.so" ]] || {
+    echo "sprio_ab.sh: phase $label: no $dir/priority_budget.so" >&2
+    exit 2
+  }
+  say "=== $label: priority/$plugin (from $dir)"
+  [[ "$dir" == - ]] || plugin_dir=$dir # what ctld_switch_to puts first in PluginDir
+  ctld_switch_to "$plugin"
+  cluster_start_ctld
+  sleep "$settle"
+
+  local rows i t0 t1 wall="$out/sprio_ab-$label-wall.txt"
+  rows=$(sprio -l -h | wc -l)
+  sdiag -r >/dev/null
+  : >"$wall"
+  for ((i = 0; i < runs; i++)); do
+    t0=$EPOCHREALTIME
+    sprio -l >/dev/null
+    t1=$EPOCHREALTIME
+    awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", (b - a) * 1000 }' >>"$wall"
+  done
+  printf '%s plugin=%s dir=%s rows=%s runs=%s wall_median_ms=%s rpc_mean_us=%s\n' \
+    "$label" "$plugin" "$dir" "$rows" "$runs" "$(median <"$wall")" \
+    "$(sdiag_rpc_us REQUEST_PRIORITY_FACTORS)" | tee -a "$out/sprio_ab.txt" >&2
+}
+
+t_start=$SECONDS
+site_build
+: >"$out/sprio_ab.txt"
+for entry in "${plan[@]}"; do
+  read -r -a words <<<"$entry"
+  ((${#words[@]} == 2)) || {
+    echo "sprio_ab.sh: plan entry \"$entry\" is not LABEL PLUGIN" >&2
+    exit 2
+  }
+  ab_phase "${words[@]}"
+done
+say "done in $((SECONDS - t_start)) s: $out/sprio_ab.txt"
