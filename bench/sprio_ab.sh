@@ -15,6 +15,8 @@
 # (the priority_budget.so in DIR, say a build of the commit before a change).
 # Writes OUT_DIR/sprio_ab.txt, one line a phase:
 #   LABEL plugin=P dir=D (- for multifactor) rows=N runs=K wall_median_ms=W rpc_mean_us=R
+#     list_build_median_ms=B (the plugin's priority_p_get_priority_factors_list, which builds the
+#     answer under the job read lock: uprobes, n/a without them)
 # and OUT_DIR/sprio_ab-LABEL-wall.txt (each run's wall time, ms).
 #
 # Run it under the cluster lock, as every cluster user on this machine does:
@@ -50,12 +52,59 @@ build_plugin_dir=$plugin_dir
 say() { printf '[sprio_ab] %s\n' "$*" >&2; }
 
 cleanup() {
+  probes_stop
   cluster_stop
   rm -rf "$work"
 }
 trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
+
+# The plugin's own part of each answer: priority_g_get_priority_factors_list, entry to return
+# (uprobes on libslurmfull), which builds the list under the job read lock. Empty without
+# tracefs or the symbol.
+tracefs=/sys/kernel/tracing group=budget_sprio_ab probing=0 mounted_tracefs=0
+
+probes_start() {
+  local lib addr offset
+  lib=$(ldd "$(readlink -f /usr/sbin/slurmctld)" | awk '$1 ~ /^libslurmfull/ { print $3 }')
+  [[ -d $tracefs/events ]] || { mount -t tracefs nodev "$tracefs" 2>/dev/null && mounted_tracefs=1; }
+  addr=$(nm -D --defined-only "$lib" 2>/dev/null |
+    awk '$3 == "priority_g_get_priority_factors_list" { print $1 }')
+  offset=$(readelf -lW "$lib" 2>/dev/null | awk -v a="$((16#${addr:-0}))" '
+    $1 == "LOAD" { off = strtonum($2); va = strtonum($3); sz = strtonum($6)
+                   if (a > 0 && a >= va && a < va + sz) printf "0x%x\n", a - va + off }')
+  if [[ -z "$offset" || ! -w $tracefs/uprobe_events ]] || ! {
+    echo "p:$group/list_in $lib:$offset"
+    echo "r:$group/list_out $lib:$offset"
+  } >>"$tracefs/uprobe_events"; then
+    say "no uprobes on priority_g_get_priority_factors_list: its time is not measured"
+    return 0
+  fi
+  probing=1
+}
+
+probes_stop() {
+  if ((probing)); then
+    echo 0 >"$tracefs/events/$group/enable" 2>/dev/null || true
+    echo "-:$group/list_in" >>"$tracefs/uprobe_events" 2>/dev/null || true
+    echo "-:$group/list_out" >>"$tracefs/uprobe_events" 2>/dev/null || true
+    probing=0
+  fi
+  if ((mounted_tracefs)); then
+    umount "$tracefs" 2>/dev/null || true
+    mounted_tracefs=0
+  fi
+  return 0
+}
+
+# The median time (ms) from each list_in to the next list_out of one thread, in the trace.
+list_build_ms() {
+  awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { t = substr($i, 1, length($i) - 1); break }
+         if ($0 ~ / list_in:/) start[$1] = t
+         else if ($0 ~ / list_out:/ && ($1 in start)) { printf "%.3f\n", (t - start[$1]) * 1000; delete start[$1] } }' |
+    median
+}
 
 ab_phase() { # LABEL PLUGIN
   local label=$1 plugin=${2%%=*} dir=$build_plugin_dir
@@ -79,19 +128,29 @@ ab_phase() { # LABEL PLUGIN
   rows=$(sprio -l -h | wc -l)
   sdiag -r >/dev/null
   : >"$wall"
+  if ((probing)); then
+    echo >"$tracefs/trace"
+    echo 1 >"$tracefs/events/$group/enable"
+  fi
   for ((i = 0; i < runs; i++)); do
     t0=$EPOCHREALTIME
     sprio -l >/dev/null
     t1=$EPOCHREALTIME
     awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", (b - a) * 1000 }' >>"$wall"
   done
-  printf '%s plugin=%s dir=%s rows=%s runs=%s wall_median_ms=%s rpc_mean_us=%s\n' \
+  local build_ms=n/a
+  if ((probing)); then
+    echo 0 >"$tracefs/events/$group/enable"
+    build_ms=$(list_build_ms <"$tracefs/trace")
+  fi
+  printf '%s plugin=%s dir=%s rows=%s runs=%s wall_median_ms=%s rpc_mean_us=%s list_build_median_ms=%s\n' \
     "$label" "$plugin" "$dir" "$rows" "$runs" "$(median <"$wall")" \
-    "$(sdiag_rpc_us REQUEST_PRIORITY_FACTORS)" | tee -a "$out/sprio_ab.txt" >&2
+    "$(sdiag_rpc_us REQUEST_PRIORITY_FACTORS)" "$build_ms" | tee -a "$out/sprio_ab.txt" >&2
 }
 
 t_start=$SECONDS
 site_build
+probes_start
 : >"$out/sprio_ab.txt"
 for entry in "${plan[@]}"; do
   read -r -a words <<<"$entry"
