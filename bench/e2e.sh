@@ -109,14 +109,6 @@ tracefs=/sys/kernel/tracing
 group=budget_bench
 tracing=0 mounted_tracefs=0 reader_pid="" old_clock=""
 
-# The file offset of a symbol of an ELF file, from its LOAD segments.
-elf_offset() {
-  local file=$1 symbol=$2 addr
-  addr=$(nm -D --defined-only "$file" 2>/dev/null | awk -v s="$symbol" '$3 == s { print $1; exit }')
-  [[ -n "$addr" ]] || return 1
-  addr_offset "$file" "$addr"
-}
-
 # The file offset of the PLT stub through which an ELF file calls FUNCTION: probing it sees
 # that file's calls only.
 plt_offset() {
@@ -125,17 +117,6 @@ plt_offset() {
     awk -v f="<$function@plt>:" '$2 == f { print $1; exit }')
   [[ -n "$addr" ]] || return 1
   addr_offset "$file" "$addr"
-}
-
-# The file offset of virtual address ADDR (hex, no 0x) of an ELF file.
-addr_offset() {
-  local file=$1 addr=$2
-  readelf -lW "$file" | awk -v a="$((16#$addr))" '
-    $1 == "LOAD" {
-      off = strtonum($2); va = strtonum($3); sz = strtonum($6)
-      if (a >= va && a < va + sz) { printf "0x%x\n", a - va + off; found = 1; exit }
-    }
-    END { if (!found) exit 1 }'
 }
 
 tracing_start() {

@@ -66,15 +66,11 @@ trap 'exit 143' TERM
 tracefs=/sys/kernel/tracing group=budget_sprio_ab probing=0 mounted_tracefs=0
 
 probes_start() {
-  local lib addr offset
+  local lib offset
   lib=$(ldd "$(readlink -f /usr/sbin/slurmctld)" | awk '$1 ~ /^libslurmfull/ { print $3 }')
   [[ -d $tracefs/events ]] || { mount -t tracefs nodev "$tracefs" 2>/dev/null && mounted_tracefs=1; }
-  addr=$(nm -D --defined-only "$lib" 2>/dev/null |
-    awk '$3 == "priority_g_get_priority_factors_list" { print $1 }')
-  offset=$(readelf -lW "$lib" 2>/dev/null | awk -v a="$((16#${addr:-0}))" '
-    $1 == "LOAD" { off = strtonum($2); va = strtonum($3); sz = strtonum($6)
-                   if (a > 0 && a >= va && a < va + sz) printf "0x%x\n", a - va + off }')
-  if [[ -z "$offset" || ! -w $tracefs/uprobe_events ]] || ! {
+  if [[ ! -w $tracefs/uprobe_events ]] ||
+    ! offset=$(elf_offset "$lib" priority_g_get_priority_factors_list) || ! {
     echo "p:$group/list_in $lib:$offset"
     echo "r:$group/list_out $lib:$offset"
   } >>"$tracefs/uprobe_events"; then

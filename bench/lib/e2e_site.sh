@@ -1,6 +1,7 @@
 # shellcheck shell=bash
-# bench/lib/e2e_site.sh: the site both end-to-end benchmarks run on (bench/e2e.sh and
-# bench/backfill_ab.sh), sourced after tests/integration/lib/cluster.sh and budget_fixture.sh.
+# bench/lib/e2e_site.sh: the site the end-to-end benchmarks run on (bench/e2e.sh,
+# bench/backfill_ab.sh and bench/sprio_ab.sh), sourced after tests/integration/lib/cluster.sh and
+# budget_fixture.sh, and the helpers they share (uprobe offsets, sdiag's numbers, a median).
 #
 # ACCOUNTS accounts (each with root and one user of its own), a budget.conf with one project per
 # account and past usage (sbudget ledger import), the 4 nodes kept busy by long jobs and JOBS
@@ -145,6 +146,25 @@ thread_tid() { # PID NAME...: the id of PID's first thread named one of NAMEs (e
   local pid=$1
   shift
   ps -L -o tid=,comm= -p "$pid" | awk -v names=" $* " 'index(names, " " $2 " ") { print $1; exit }'
+}
+
+# The file offset of a symbol of an ELF file, from its LOAD segments.
+elf_offset() {
+  local file=$1 symbol=$2 addr
+  addr=$(nm -D --defined-only "$file" 2>/dev/null | awk -v s="$symbol" '$3 == s { print $1; exit }')
+  [[ -n "$addr" ]] || return 1
+  addr_offset "$file" "$addr"
+}
+
+# The file offset of virtual address ADDR (hex, no 0x) of an ELF file.
+addr_offset() {
+  local file=$1 addr=$2
+  readelf -lW "$file" | awk -v a="$((16#$addr))" '
+    $1 == "LOAD" {
+      off = strtonum($2); va = strtonum($3); sz = strtonum($6)
+      if (a >= va && a < va + sz) { printf "0x%x\n", a - va + off; found = 1; exit }
+    }
+    END { if (!found) exit 1 }'
 }
 
 sdiag_rpc_us() { # MESSAGE_TYPE: slurmctld's mean time handling it since `sdiag -r` (usec)
