@@ -1282,59 +1282,12 @@ extern double priority_p_calc_fs_factor(long double usage_efctv,
 					(double) shares_norm);
 }
 
-/*
- * One row of sprio's answer in one allocation: the object, then its TRES
- * factors and weights (tres_cnt doubles each), then its partition's name. An
- * answer for 20,000 jobs is then 20,000 allocations instead of 80,000 (object,
- * two arrays, name: what slurm_copy_priority_factors_object makes), built
- * under the job read lock, and as many frees when slurmctld frees the list.
- * Only _destroy_row frees a row: the list is ours, and the RPC that sends it
- * is its only user (facts §2 row 5).
- */
-static priority_factors_object_t *_new_row(uint32_t tres_cnt,
-					   const char *partition)
+static void _destroy_factors(void *object)
 {
-	size_t tres_size = sizeof(double) * tres_cnt;
-	size_t name_size = strlen(partition) + 1;
-	/* The struct holds doubles and pointers: its size keeps the arrays
-	 * after it aligned. */
-	priority_factors_object_t *obj =
-		xmalloc(sizeof(*obj) + 2 * tres_size + name_size);
-	char *tail = (char *) (obj + 1);
+	priority_factors_object_t *obj = object;
 
-	if (tres_cnt) {
-		obj->tres_cnt = tres_cnt;
-		obj->priority_tres = (double *) tail;
-		obj->tres_weights = (double *) (tail + tres_size);
-	}
-	obj->partition = memcpy(tail + 2 * tres_size, partition, name_size);
-	return obj;
-}
-
-static void _destroy_row(void *object)
-{
-	xfree(object);	/* its arrays and name are in the same allocation */
-}
-
-/* A copy of the job's factors of its last ranking into row, whose arrays
- * (when it has any) are src->tres_cnt long. */
-static void _copy_factors(priority_factors_object_t *row,
-			  const priority_factors_object_t *src)
-{
-	double *priority_tres = row->priority_tres;
-	double *tres_weights = row->tres_weights;
-	char *partition = row->partition;
-	size_t tres_size = sizeof(double) * row->tres_cnt;
-
-	*row = *src;
-	row->partition = partition;
-	row->tres_names = NULL;	/* packed from assoc_mgr_tres_name_array */
-	row->priority_tres = src->priority_tres ? priority_tres : NULL;
-	row->tres_weights = src->tres_weights ? tres_weights : NULL;
-	if (row->priority_tres)
-		memcpy(row->priority_tres, src->priority_tres, tres_size);
-	if (row->tres_weights)
-		memcpy(row->tres_weights, src->tres_weights, tres_size);
+	xfree(obj->partition);
+	slurm_destroy_priority_factors_object(obj);
 }
 
 static bool _in_filter(List ids, uint32_t id)
@@ -1383,33 +1336,23 @@ static void _append_factors(List ret, job_record_t *job_ptr,
 			    part_record_t *part_ptr, bool recompute,
 			    time_t now)
 {
-	const priority_factors_object_t *last = job_ptr->prio_factors;
-	priority_factors_object_t *obj;
-	char *partition;
+	priority_factors_object_t *obj = xmalloc(sizeof(*obj));
 
 	if (job_ptr->direct_set_prio) {
-		obj = _new_row(0, part_ptr->name);
 		obj->direct_prio = job_ptr->priority;
 	} else if (recompute) {
 		assoc_mgr_lock_t locks = { .assoc = READ_LOCK,
 					   .qos = READ_LOCK };
 
-		/* _priority_in fills the row's arrays in place: they are
-		 * weight_tres_cnt long. */
-		obj = _new_row(weight_tres_cnt, part_ptr->name);
-		partition = obj->partition;
 		assoc_mgr_lock(&locks);
 		(void) _priority_in(job_ptr, part_ptr, now, obj, NULL);
 		assoc_mgr_unlock(&locks);
-		obj->partition = partition;
-	} else if (last) {
-		obj = _new_row((last->priority_tres || last->tres_weights) ?
-			       last->tres_cnt : 0, part_ptr->name);
-		_copy_factors(obj, last);
 	} else {
-		obj = _new_row(0, part_ptr->name);	/* never ranked */
+		slurm_copy_priority_factors_object(obj, job_ptr->prio_factors);
+		xfree(obj->partition);
 	}
 	obj->job_id = job_ptr->job_id;
+	obj->partition = xstrdup(part_ptr->name);
 	obj->user_id = job_ptr->user_id;
 	list_append(ret, obj);
 }
@@ -1441,7 +1384,7 @@ extern List priority_p_get_priority_factors_list(
 		xfree(names);
 	}
 
-	ret = list_create(_destroy_row);
+	ret = list_create(_destroy_factors);
 	itr = list_iterator_create(job_list);
 	while ((job_ptr = list_next(itr))) {
 		time_t eligible;
