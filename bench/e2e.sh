@@ -15,7 +15,9 @@
 #   - the job write lock held by the priority thread in each pass ("decay" or "budget"),
 #     from uprobes on slurmctld's lock_slurmctld (return) and unlock_slurmctld (entry), both
 #     plugins alike: the total per pass and the longest single hold;
-#   - `sprio -l` and `sshare -a -l` wall time (median of CLIENT_RUNS runs);
+#   - `sprio -l` and `sshare -a -l` wall time (median of CLIENT_RUNS runs), slurmctld's time
+#     answering each (sdiag), and the priority plugin's part of sprio's answer
+#     (priority_g_get_priority_factors_list, uprobes: the list it builds under the job read lock);
 #   - sbatch throughput: SUBMIT_TIMED plain sbatch one after the other (cancelled after, and
 #     their records purged before the quiet window), and slurmctld's part of each (uprobes on
 #     the RPC threads): the wait for its locks, job_allocate, and within it the priority
@@ -159,11 +161,12 @@ tracing_start() {
     say "no uprobe on multifactor's pow@plt: its pass is timed from fair_tree_decay's entry"
   fi
   submit_probes_add "$ctld"
+  sprio_probes_add "$ctld"
   old_clock=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$tracefs/trace_clock")
   echo mono >"$tracefs/trace_clock"
   echo >"$tracefs/trace"
   echo 1 >"$tracefs/events/$group/enable"
-  submit_probes 0
+  probes_enable 0 "${submit_events[@]}" "${sprio_events[@]}"
   cat "$tracefs/trace_pipe" >"$work/trace.txt" &
   reader_pid=$!
   say "uprobes on fair_tree_decay, lock_slurmctld, unlock_slurmctld and multifactor's pow@plt"
@@ -179,7 +182,7 @@ tracing_start() {
 submit_events=(wait_in wait_out alloc_in alloc_out pset_in pset_out sel_in sel_out)
 submit_probes_add() { # SLURMCTLD
   local ctld=$1 lib lock alloc sel pset e
-  lib=$(ldd "$ctld" | awk '$1 ~ /^libslurmfull/ { print $3; exit }')
+  lib=$(slurmfull_of "$ctld")
   if [[ -z "$lib" ]] || ! lock=$(elf_offset "$ctld" lock_slurmctld) ||
     ! alloc=$(elf_offset "$ctld" job_allocate) ||
     ! sel=$(elf_offset "$ctld" select_nodes) || ! pset=$(elf_offset "$lib" priority_g_set) ||
@@ -201,11 +204,30 @@ submit_probes_add() { # SLURMCTLD
   done
 }
 
-submit_probes() { # 1 | 0
-  local e
+# sprio's answer as the plugin builds it, under the job read lock:
+# priority_g_get_priority_factors_list, entry to return, enabled only around the timed `sprio -l`.
+sprio_events=(list_in list_out)
+sprio_probes_add() { # SLURMCTLD
+  local lib list
+  lib=$(slurmfull_of "$1")
+  if [[ -z "$lib" ]] || ! list=$(elf_offset "$lib" priority_g_get_priority_factors_list) || ! {
+    echo "p:$group/list_in $lib:$list"
+    echo "r:$group/list_out $lib:$list"
+  } >>"$tracefs/uprobe_events"; then
+    say "no uprobes on priority_g_get_priority_factors_list"
+  fi
+}
+
+slurmfull_of() { # SLURMCTLD: the path of the libslurmfull it loads
+  ldd "$1" | awk '$1 ~ /^libslurmfull/ { print $3 }'
+}
+
+probes_enable() { # 1 | 0, EVENT...
+  local value=$1 e
+  shift
   ((tracing)) || return 0
-  for e in "${submit_events[@]}"; do
-    [[ -f $tracefs/events/$group/$e/enable ]] && echo "$1" >"$tracefs/events/$group/$e/enable"
+  for e in "$@"; do
+    [[ -f $tracefs/events/$group/$e/enable ]] && echo "$value" >"$tracefs/events/$group/$e/enable"
   done
   return 0
 }
@@ -219,7 +241,7 @@ tracing_stop() {
   if ((tracing)); then
     echo 0 >"$tracefs/events/$group/enable" 2>/dev/null || true
     local e
-    for e in ftd_in ftd_out lock_out unlock_in pow_in "${submit_events[@]}"; do
+    for e in ftd_in ftd_out lock_out unlock_in pow_in "${submit_events[@]}" "${sprio_events[@]}"; do
       echo "-:$group/$e" >>"$tracefs/uprobe_events" 2>/dev/null || true
     done
     [[ -n "$old_clock" ]] && echo "$old_clock" >"$tracefs/trace_clock" 2>/dev/null
@@ -310,7 +332,7 @@ phase() { # PLUGIN: multifactor | budget
     submit_perf_pid=$!
     sleep 2 # perf attaches to every thread first
   fi
-  submit_probes 1
+  probes_enable 1 "${submit_events[@]}"
   echo "${plugin}_submit_start=$(mono_now)" >>"$work/phases.env"
   t0=$(now_s)
   ids=()
@@ -319,7 +341,7 @@ phase() { # PLUGIN: multifactor | budget
   done
   t1=$(now_s)
   echo "${plugin}_submit_end=$(mono_now)" >>"$work/phases.env"
-  submit_probes 0
+  probes_enable 0 "${submit_events[@]}"
   if [[ -n "$submit_perf_pid" ]]; then
     kill -INT "$submit_perf_pid" 2>/dev/null || true
     wait "$submit_perf_pid" || true
@@ -385,7 +407,11 @@ phase() { # PLUGIN: multifactor | budget
   pid=$(_lc_pid slurmctld)
   {
     echo "sprio_lines=$(sprio -l -h | wc -l)"
+    probes_enable 1 "${sprio_events[@]}"
+    echo "${plugin}_sprio_start=$(mono_now)" >>"$work/phases.env"
     echo "sprio_s=$(time_cmd sprio -l)"
+    echo "${plugin}_sprio_end=$(mono_now)" >>"$work/phases.env"
+    probes_enable 0 "${sprio_events[@]}"
     echo "sshare_lines=$(sshare -a -l -h | wc -l)"
     echo "sshare_s=$(time_cmd sshare -a -l)"
     echo "rpc_sprio_us=$(sdiag_rpc_us REQUEST_PRIORITY_FACTORS)"

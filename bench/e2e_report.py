@@ -296,6 +296,12 @@ def main():
         r["allocs_tested"] = len(tested)
         r["alloc_select_ms"] = mean([c[2] * 1e3 for c in tested])
         r["alloc_rest_ms"] = mean([(c[0] - (c[2] or 0.0) - c[1]) * 1e3 for c in calls])
+        sprio_start = number(phases.get(plugin + "_sprio_start"))
+        sprio_end = number(phases.get(plugin + "_sprio_end"))
+        sprio_events = (in_window(events, sprio_start, sprio_end)
+                        if sprio_start is not None and sprio_end is not None else [])
+        r["sprio_list_ms"] = median([d * 1e3 for d in
+                                     entry_to_return(sprio_events, "list_in", "list_out")])
         r["job_start_mod_64"] = env.get("job_start_mod_64")
         r["job_walked_lines"] = number(env.get("job_walked_lines"))
         queue = read_queue(os.path.join(args.work, plugin + "-queue.txt"))
@@ -340,6 +346,8 @@ def main():
         ("`sprio -l` wall time, median (s)", mf["sprio_s"], bu["sprio_s"], "%.3f"),
         ("`sprio -l` in slurmctld, mean (sdiag RPC, ms)", mf["rpc_sprio_ms"], bu["rpc_sprio_ms"],
          "%.2f"),
+        ("`sprio -l`: the plugin's answer, built under the job read lock, median (uprobes, ms)",
+         mf["sprio_list_ms"], bu["sprio_list_ms"], "%.2f"),
         ("`sshare -a -l` wall time, median (s)", mf["sshare_s"], bu["sshare_s"], "%.3f"),
         ("`sshare -a -l` in slurmctld, mean (sdiag RPC, ms)", mf["rpc_sshare_ms"],
          bu["rpc_sshare_ms"], "%.2f"),
