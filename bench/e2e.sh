@@ -218,10 +218,6 @@ sprio_probes_add() { # SLURMCTLD
   fi
 }
 
-slurmfull_of() { # SLURMCTLD: the path of the libslurmfull it loads
-  ldd "$1" | awk '$1 ~ /^libslurmfull/ { print $3 }'
-}
-
 probes_enable() { # 1 | 0, EVENT...
   local value=$1 e
   shift

@@ -67,7 +67,7 @@ tracefs=/sys/kernel/tracing group=budget_sprio_ab probing=0 mounted_tracefs=0
 
 probes_start() {
   local lib offset
-  lib=$(ldd "$(readlink -f /usr/sbin/slurmctld)" | awk '$1 ~ /^libslurmfull/ { print $3 }')
+  lib=$(slurmfull_of "$(readlink -f /usr/sbin/slurmctld)")
   [[ -d $tracefs/events ]] || { mount -t tracefs nodev "$tracefs" 2>/dev/null && mounted_tracefs=1; }
   if [[ ! -w $tracefs/uprobe_events ]] ||
     ! offset=$(elf_offset "$lib" priority_g_get_priority_factors_list) || ! {

@@ -148,6 +148,10 @@ thread_tid() { # PID NAME...: the id of PID's first thread named one of NAMEs (e
   ps -L -o tid=,comm= -p "$pid" | awk -v names=" $* " 'index(names, " " $2 " ") { print $1; exit }'
 }
 
+slurmfull_of() { # SLURMCTLD: the path of the libslurmfull it loads
+  ldd "$1" | awk '$1 ~ /^libslurmfull/ { print $3 }'
+}
+
 # The file offset of a symbol of an ELF file, from its LOAD segments.
 elf_offset() {
   local file=$1 symbol=$2 addr
