@@ -45,16 +45,12 @@ source "$repo/tests/integration/lib/budget_fixture.sh"
 source "$here/lib/e2e_site.sh"
 site_init backfill_ab.sh ab "$@"
 
+ab_site_knobs
 if ((smoke)); then
-  accounts=${BENCH_ACCOUNTS:-20} jobs=${BENCH_JOBS:-200}
-  quiet=${BENCH_QUIET:-35} settle=${BENCH_SETTLE:-20}
+  quiet=${BENCH_QUIET:-35}
 else
-  accounts=${BENCH_ACCOUNTS:-500} jobs=${BENCH_JOBS:-20000}
-  quiet=${BENCH_QUIET:-240} settle=${BENCH_SETTLE:-70}
+  quiet=${BENCH_QUIET:-240}
 fi
-submitters=${BENCH_SUBMITTERS:-4}
-submit_timed=0 nice_spread=1
-IFS=';' read -r -a plan <<<"${AB_PLAN:-mf1 multifactor;bu1 budget;mf2 multifactor;bu2 budget}"
 
 has_perf=0
 command -v perf >/dev/null && has_perf=1

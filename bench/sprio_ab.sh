@@ -37,16 +37,12 @@ source "$repo/tests/integration/lib/budget_fixture.sh"
 source "$here/lib/e2e_site.sh"
 site_init sprio_ab.sh sprio "$@"
 
+ab_site_knobs
 if ((smoke)); then
-  accounts=${BENCH_ACCOUNTS:-20} jobs=${BENCH_JOBS:-200}
-  settle=${BENCH_SETTLE:-20} runs=${AB_RUNS:-3}
+  runs=${AB_RUNS:-3}
 else
-  accounts=${BENCH_ACCOUNTS:-500} jobs=${BENCH_JOBS:-20000}
-  settle=${BENCH_SETTLE:-70} runs=${AB_RUNS:-30}
+  runs=${AB_RUNS:-30}
 fi
-submitters=${BENCH_SUBMITTERS:-4}
-submit_timed=0 nice_spread=1
-IFS=';' read -r -a plan <<<"${AB_PLAN:-mf1 multifactor;bu1 budget;mf2 multifactor;bu2 budget}"
 build_plugin_dir=$plugin_dir
 
 say() { printf '[sprio_ab] %s\n' "$*" >&2; }

@@ -38,6 +38,20 @@ site_init() { # SCRIPT TAG ARGS...
   chmod 755 "$work"
 }
 
+# The knobs both A/B scripts (bench/backfill_ab.sh, bench/sprio_ab.sh) share, after site_init:
+# the site's size (small with --smoke), SETTLE seconds after each restart of slurmctld, and the
+# plan of phases (AB_PLAN, "LABEL PLUGIN ..." entries separated by ";").
+ab_site_knobs() {
+  if ((smoke)); then
+    accounts=${BENCH_ACCOUNTS:-20} jobs=${BENCH_JOBS:-200} settle=${BENCH_SETTLE:-20}
+  else
+    accounts=${BENCH_ACCOUNTS:-500} jobs=${BENCH_JOBS:-20000} settle=${BENCH_SETTLE:-70}
+  fi
+  submitters=${BENCH_SUBMITTERS:-4}
+  submit_timed=0 nice_spread=1
+  IFS=';' read -r -a plan <<<"${AB_PLAN:-mf1 multifactor;bu1 budget;mf2 multifactor;bu2 budget}"
+}
+
 account_name() { printf 'p%04d' "$1"; }
 
 make_budget_conf() {
