@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # backfill_ab.sh BUILD_DIR OUT_DIR [--smoke]: the backfill cycle under priority/budget and
-# priority/multifactor, in alternating phases on the site of bench/e2e.sh (docs/performance.md,
+# priority/multifactor, in alternating phases on the site of bench/e2e.sh (docs/performance-log.md,
 # "The backfill cycle, phase by phase").
 #
 # bench/e2e.sh runs each plugin once; its backfill ratio moves from 1.01 to 1.65 between runs.

@@ -56,7 +56,7 @@
 # two quiet windows).
 # BENCH_CONF_MULTIFACTOR and BENCH_CONF_BUDGET: a slurm.conf line for that plugin's phase only.
 # Where slurmctld's job records start relative to cache lines follows the length of its
-# slurm.conf strings (docs/performance.md, "The backfill cycle, phase by phase"), and one of the
+# slurm.conf strings (docs/performance-log.md, "The backfill cycle, phase by phase"), and one of the
 # two layouts makes backfill's preemption walk slower whichever the plugin. The default
 # BENCH_CONF_BUDGET=JobCompLoc=/tmp/pppppppppppppppp (unused under jobcomp/none) puts
 # priority/budget's records where multifactor's fall without it; each phase's layout

@@ -13,7 +13,7 @@ cons_tres) and part_ptr (preempt_p_preemptable). The offsets are those of Slurm
 
 Why it matters: backfill walks all of job_list once for every job it tests, and the
 walk is slower with the records at one offset than at another, under either priority
-plugin (docs/performance.md, "A/B runs 5 to 7"); bench/e2e.sh records the layout of
+plugin (docs/performance-log.md, "A/B runs 5 to 7"); bench/e2e.sh records the layout of
 each phase with this script.
 """
 import collections

@@ -114,7 +114,7 @@ make_accounts() {
 # history here, gives the 20,000 jobs about 130 distinct priorities and breaks the ties by job
 # id, so the scheduler's sort of its queue reads job records almost in memory order, which the
 # budget plugin's 1,500 levels do not: a difference in the scheduler cycles that no real queue
-# has (runs 5 and 6 in docs/performance.md). Both plugins get the same nice values.
+# has (runs 5 and 6 in docs/performance-log.md). Both plugins get the same nice values.
 submit_one() {
   local i=$1 part=normal
   ((i % 10 == 9)) && part=low
