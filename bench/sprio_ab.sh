@@ -16,7 +16,8 @@
 # Writes OUT_DIR/sprio_ab.txt, one line a phase:
 #   LABEL plugin=P dir=D (- for multifactor) rows=N runs=K wall_median_ms=W rpc_mean_us=R
 #     list_build_median_ms=B (the plugin's priority_p_get_priority_factors_list, which builds the
-#     answer under the job read lock: uprobes, n/a without them)
+#     answer under the job read lock: uprobes, n/a without them) and the job records' layout
+#     (bench/job_layout.py: start offsets mod 64; the walk over them is most of the list's cost)
 # and OUT_DIR/sprio_ab-LABEL-wall.txt (each run's wall time, ms).
 #
 # Run it under the cluster lock, as every cluster user on this machine does:
@@ -116,8 +117,9 @@ ab_phase() { # LABEL PLUGIN
   cluster_start_ctld
   sleep "$settle"
 
-  local rows i t0 t1 wall="$out/sprio_ab-$label-wall.txt"
+  local rows i t0 t1 layout wall="$out/sprio_ab-$label-wall.txt"
   rows=$(sprio -l -h | wc -l)
+  layout=$(python3 "$here/job_layout.py" "$(_lc_pid slurmctld)" 2>/dev/null || echo "job layout unknown")
   sdiag -r >/dev/null
   : >"$wall"
   if ((probing)); then
@@ -135,9 +137,9 @@ ab_phase() { # LABEL PLUGIN
     echo 0 >"$tracefs/events/$group/enable"
     build_ms=$(list_build_ms <"$tracefs/trace")
   fi
-  printf '%s plugin=%s dir=%s rows=%s runs=%s wall_median_ms=%s rpc_mean_us=%s list_build_median_ms=%s\n' \
+  printf '%s plugin=%s dir=%s rows=%s runs=%s wall_median_ms=%s rpc_mean_us=%s list_build_median_ms=%s %s\n' \
     "$label" "$plugin" "$dir" "$rows" "$runs" "$(median <"$wall")" \
-    "$(sdiag_rpc_us REQUEST_PRIORITY_FACTORS)" "$build_ms" | tee -a "$out/sprio_ab.txt" >&2
+    "$(sdiag_rpc_us REQUEST_PRIORITY_FACTORS)" "$build_ms" "$layout" | tee -a "$out/sprio_ab.txt" >&2
 }
 
 t_start=$SECONDS
