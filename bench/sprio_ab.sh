@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # sprio_ab.sh BUILD_DIR OUT_DIR [--smoke]: `sprio -l` under priority/multifactor and under one or
 # two builds of priority/budget, in alternating phases on the site of bench/e2e.sh
-# (docs/performance.md, "sprio's answer: the plugin's part is multifactor's; the rest is Slurm's").
+# (docs/performance.md, "sprio's answer: the plugin's part and Slurm's").
 #
 # bench/e2e.sh times `sprio -l` ten times a plugin, once a round, with 20 minutes between the two
 # plugins' phases; this script puts the phases side by side on one queue and repeats them, so
