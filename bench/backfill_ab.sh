@@ -197,7 +197,7 @@ ab_phase() { # LABEL PLUGIN [OPTIONS...]
   fi
   local bf_cpu layout
   bf_cpu=$(awk '$2 == "bckfl" { print $3 }' "$prefix-threads.txt")
-  layout=$(python3 "$here/job_layout.py" "$pid" 2>/dev/null || echo "job layout unknown")
+  layout=$(job_layout_of "$pid")
   printf '%s plugin=%s backfill_mean_us=%s cycles=%s depth=%s try_depth=%s main_mean_us=%s bckfl_cpu_ms=%s bckfl_voluntary_cs=%s passes=%s %s cpu="%s" per_cycle_us_at_s_after_pass=%s\n' \
     "$label" "$plugin" "$(sdiag_value backfill "Mean cycle")" \
     "$(sdiag_value backfill "Total cycles")" "$(sdiag_value backfill "Depth Mean")" \

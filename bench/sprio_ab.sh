@@ -119,7 +119,7 @@ ab_phase() { # LABEL PLUGIN
 
   local rows i t0 t1 layout wall="$out/sprio_ab-$label-wall.txt"
   rows=$(sprio -l -h | wc -l)
-  layout=$(python3 "$here/job_layout.py" "$(_lc_pid slurmctld)" 2>/dev/null || echo "job layout unknown")
+  layout=$(job_layout_of "$(_lc_pid slurmctld)")
   sdiag -r >/dev/null
   : >"$wall"
   if ((probing)); then

@@ -162,6 +162,12 @@ thread_tid() { # PID NAME...: the id of PID's first thread named one of NAMEs (e
   ps -L -o tid=,comm= -p "$pid" | awk -v names=" $* " 'index(names, " " $2 " ") { print $1; exit }'
 }
 
+# Where PID's job records sit relative to cache lines (bench/job_layout.py, one line), or
+# "job layout unknown" (not root, or not Slurm 22.05.8's job_record_t).
+job_layout_of() { # PID
+  python3 "$(dirname "${BASH_SOURCE[0]}")/../job_layout.py" "$1" 2>/dev/null || echo "job layout unknown"
+}
+
 slurmfull_of() { # SLURMCTLD: the path of the libslurmfull it loads
   ldd "$1" | awk '$1 ~ /^libslurmfull/ { print $3 }'
 }
