@@ -22,6 +22,7 @@
 
 #include <math.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -1282,11 +1283,61 @@ extern double priority_p_calc_fs_factor(long double usage_efctv,
 					(double) shares_norm);
 }
 
+/* A partition's name, one copy an answer, shared by the answer's rows in that
+ * partition. Slurm packs the answer after the job read lock is released, when
+ * the partition record may be gone, so a row may not point at its name (as
+ * multifactor's rows do); a copy a row would cost an allocation and a free a
+ * row, the first under the lock. The rows' destructor frees it with the last. */
+typedef struct {
+	part_record_t *part_ptr; /* the record it was copied from: only compared */
+	uint32_t rows;		 /* rows whose partition is `name` */
+	char name[];
+} row_partition_t;
+
+/* The names of one answer's partitions: `all` (row_partition_t, not freed with
+ * the list: their rows free them), and the one of the last row. */
+typedef struct {
+	List all;
+	row_partition_t *last;
+} row_partitions_t;
+
+static int _copied_from(void *x, void *key)
+{
+	return ((row_partition_t *) x)->part_ptr == key;
+}
+
+/* The answer's copy of `part_ptr`'s name, counted as used by one more row. */
+static char *_row_partition(row_partitions_t *names, part_record_t *part_ptr)
+{
+	row_partition_t *shared = names->last;
+
+	if (!shared || (shared->part_ptr != part_ptr))
+		shared = list_find_first(names->all, _copied_from, part_ptr);
+	if (!shared) {
+		size_t size = strlen(part_ptr->name) + 1;
+
+		shared = xmalloc(sizeof(*shared) + size);
+		shared->part_ptr = part_ptr;
+		memcpy(shared->name, part_ptr->name, size);
+		list_append(names->all, shared);
+	}
+	shared->rows++;
+	names->last = shared;
+	return shared->name;
+}
+
 static void _destroy_factors(void *object)
 {
 	priority_factors_object_t *obj = object;
 
-	xfree(obj->partition);
+	if (obj->partition) {
+		row_partition_t *shared = (row_partition_t *)
+			(obj->partition - offsetof(row_partition_t, name));
+
+		if (!--shared->rows)
+			xfree(shared);
+		obj->partition = NULL;
+	}
 	slurm_destroy_priority_factors_object(obj);
 }
 
@@ -1332,9 +1383,9 @@ static bool _may_see(job_record_t *job_ptr, uid_t uid)
 					    job_ptr->account);
 }
 
-static void _append_factors(List ret, job_record_t *job_ptr,
-			    part_record_t *part_ptr, bool recompute,
-			    time_t now)
+static void _append_factors(List ret, row_partitions_t *names,
+			    job_record_t *job_ptr, part_record_t *part_ptr,
+			    bool recompute, time_t now)
 {
 	priority_factors_object_t *obj = xmalloc(sizeof(*obj));
 
@@ -1352,7 +1403,7 @@ static void _append_factors(List ret, job_record_t *job_ptr,
 		xfree(obj->partition);
 	}
 	obj->job_id = job_ptr->job_id;
-	obj->partition = xstrdup(part_ptr->name);
+	obj->partition = _row_partition(names, part_ptr);
 	obj->user_id = job_ptr->user_id;
 	list_append(ret, obj);
 }
@@ -1364,6 +1415,7 @@ extern List priority_p_get_priority_factors_list(
 	slurmctld_lock_t job_read_lock =
 		{ NO_LOCK, READ_LOCK, READ_LOCK, READ_LOCK, NO_LOCK };
 	List ret = NULL, parts = NULL;
+	row_partitions_t names = { 0 };
 	ListIterator itr;
 	job_record_t *job_ptr;
 	time_t now = time(NULL);
@@ -1371,6 +1423,7 @@ extern List priority_p_get_priority_factors_list(
 	if (!engine || !req_msg)
 		return NULL;
 
+	names.all = list_create(NULL);
 	lock_slurmctld(job_read_lock);
 	if (req_msg->partitions) {
 		char *names = xstrdup(req_msg->partitions), *last = NULL;
@@ -1412,18 +1465,19 @@ extern List priority_p_get_priority_factors_list(
 
 			while ((part_ptr = list_next(pitr)))
 				if (_part_in_filter(parts, part_ptr))
-					_append_factors(ret, job_ptr, part_ptr,
-							true, now);
+					_append_factors(ret, &names, job_ptr,
+							part_ptr, true, now);
 			list_iterator_destroy(pitr);
 		} else if (job_ptr->part_ptr &&
 			   _part_in_filter(parts, job_ptr->part_ptr)) {
-			_append_factors(ret, job_ptr, job_ptr->part_ptr, false,
-					now);
+			_append_factors(ret, &names, job_ptr,
+					job_ptr->part_ptr, false, now);
 		}
 	}
 	list_iterator_destroy(itr);
 	unlock_slurmctld(job_read_lock);
 	FREE_NULL_LIST(parts);
+	FREE_NULL_LIST(names.all);
 
 	if (!list_count(ret))
 		FREE_NULL_LIST(ret);
