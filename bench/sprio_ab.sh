@@ -14,7 +14,9 @@
 # A plan entry is "LABEL PLUGIN", PLUGIN one of multifactor, budget (BUILD_DIR's) or budget=DIR
 # (the priority_budget.so in DIR, say a build of the commit before a change).
 # Writes OUT_DIR/sprio_ab.txt, one line a phase:
-#   LABEL plugin=P dir=D (- for multifactor) rows=N runs=K wall_median_ms=W rpc_mean_us=R
+#   LABEL plugin=P dir=D (- for multifactor) rows=N bytes=S (of one `sprio -l`'s output) runs=K
+#     wall_median_ms=W client_cpu_median_ms=C (the sprio process's own user + system time)
+#     rpc_mean_us=R
 #     list_build_median_ms=B (the plugin's priority_p_get_priority_factors_list, which builds the
 #     answer under the job read lock: uprobes, n/a without them) and the job records' layout
 #     (bench/job_layout.py: start offsets mod 64; the walk over them is most of the list's cost)
@@ -117,18 +119,23 @@ ab_phase() { # LABEL PLUGIN
   cluster_start_ctld
   sleep "$settle"
 
-  local rows i t0 t1 layout wall="$out/sprio_ab-$label-wall.txt"
+  local rows bytes i t0 t1 layout wall="$out/sprio_ab-$label-wall.txt" cpu="$work/cpu-$label.txt"
   rows=$(sprio -l -h | wc -l)
+  bytes=$(sprio -l | wc -c)
   layout=$(job_layout_of "$(_lc_pid slurmctld)")
   sdiag -r >/dev/null
   : >"$wall"
+  : >"$cpu"
   if ((probing)); then
     echo >"$tracefs/trace"
     echo 1 >"$tracefs/events/$group/enable"
   fi
+  # bash's time gives the CPU the sprio process itself used (user and system): the client's
+  # share, which loads its configuration, unpacks, sorts by priority and prints.
+  local TIMEFORMAT='%3U %3S'
   for ((i = 0; i < runs; i++)); do
     t0=$EPOCHREALTIME
-    sprio -l >/dev/null
+    { time sprio -l >/dev/null 2>>"$work/sprio.err"; } 2>>"$cpu"
     t1=$EPOCHREALTIME
     awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", (b - a) * 1000 }' >>"$wall"
   done
@@ -137,8 +144,9 @@ ab_phase() { # LABEL PLUGIN
     echo 0 >"$tracefs/events/$group/enable"
     build_ms=$(list_build_ms <"$tracefs/trace")
   fi
-  printf '%s plugin=%s dir=%s rows=%s runs=%s wall_median_ms=%s rpc_mean_us=%s list_build_median_ms=%s %s\n' \
-    "$label" "$plugin" "$dir" "$rows" "$runs" "$(median <"$wall")" \
+  printf '%s plugin=%s dir=%s rows=%s bytes=%s runs=%s wall_median_ms=%s client_cpu_median_ms=%s rpc_mean_us=%s list_build_median_ms=%s %s\n' \
+    "$label" "$plugin" "$dir" "$rows" "$bytes" "$runs" "$(median <"$wall")" \
+    "$(awk '{ printf "%.3f\n", ($1 + $2) * 1000 }' "$cpu" | median)" \
     "$(sdiag_rpc_us REQUEST_PRIORITY_FACTORS)" "$build_ms" "$layout" | tee -a "$out/sprio_ab.txt" >&2
 }
 
