@@ -131,7 +131,7 @@ ab_phase() { # LABEL PLUGIN
     echo 1 >"$tracefs/events/$group/enable"
   fi
   # bash's time gives the CPU the sprio process itself used (user and system): the client's
-  # share, which loads its configuration, unpacks, sorts by priority and prints.
+  # share, which loads its configuration, unpacks, sorts (by job id, its default) and prints.
   local TIMEFORMAT='%3U %3S'
   for ((i = 0; i < runs; i++)); do
     t0=$EPOCHREALTIME
