@@ -17,7 +17,8 @@
 #     plugins alike: the total per pass and the longest single hold;
 #   - `sprio -l` and `sshare -a -l` wall time (median of CLIENT_RUNS runs), slurmctld's time
 #     answering each (sdiag), and the priority plugin's part of sprio's answer
-#     (priority_g_get_priority_factors_list, uprobes: the list it builds under the job read lock);
+#     (priority_g_get_priority_factors_list, uprobes: the list it builds under the job read lock),
+#     and the sprio process's own CPU time (median of CLIENT_RUNS more runs);
 #   - sbatch throughput: SUBMIT_TIMED plain sbatch one after the other (cancelled after, and
 #     their records purged before the quiet window), and slurmctld's part of each (uprobes on
 #     the RPC threads): the wait for its locks, job_allocate, and within it the priority
@@ -285,6 +286,15 @@ time_cmd() {
   done | median
 }
 
+# The median CPU time (s) the command's own process used (user + system), over CLIENT_RUNS runs.
+# Most of `sprio -l`'s wall time is the client's: it unpacks, sorts and prints 20,000 rows.
+cpu_cmd() {
+  local i TIMEFORMAT='%3U %3S'
+  for ((i = 0; i < client_runs; i++)); do
+    { time "$@" >/dev/null 2>&1; } 2>&1 | awk '{ printf "%.3f\n", $1 + $2 }'
+  done | median
+}
+
 wait_first_pass() { # PLUGIN SINCE_MONO
   local plugin=$1 since=$2 deadline=$((SECONDS + 180))
   while ((SECONDS < deadline)); do
@@ -413,6 +423,8 @@ phase() { # PLUGIN: multifactor | budget
     echo "rpc_sprio_us=$(sdiag_rpc_us REQUEST_PRIORITY_FACTORS)"
     echo "rpc_sshare_us=$(sdiag_rpc_us REQUEST_SHARE_INFO)"
     echo "rss_kib=$(awk '/^VmRSS:/ { print $2 }' "/proc/$pid/status")"
+    # After the sdiag and RSS readings, which these runs would add to.
+    echo "sprio_cpu_s=$(cpu_cmd sprio -l)"
   } >>"$r"
   # Where that RSS is: anonymous memory (heap, thread arenas, stacks) against mapped files, and
   # of these the priority plugin with the C++ runtime it brings (priority/budget only).

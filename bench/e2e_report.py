@@ -221,6 +221,10 @@ def ms(us):
     return us / 1e3 if us is not None else None
 
 
+def ms_of_s(s):
+    return s * 1e3 if s is not None else None
+
+
 def median(values):
     values = [v for v in values if v is not None]
     return statistics.median(values) if values else None
@@ -263,6 +267,7 @@ def main():
             "lock_longest_ms": median([m * 1e3 for _, m in locks]),
             "sprio_s": number(env.get("sprio_s")),
             "sprio_lines": number(env.get("sprio_lines")),
+            "sprio_cpu_ms": ms_of_s(number(env.get("sprio_cpu_s"))),
             "sshare_s": number(env.get("sshare_s")),
             "sshare_lines": number(env.get("sshare_lines")),
             "sbatch_per_s": number(env.get("sbatch_per_s")),
@@ -348,6 +353,8 @@ def main():
          "%.2f"),
         ("`sprio -l`: the plugin's answer, built under the job read lock, median (uprobes, ms)",
          mf["sprio_list_ms"], bu["sprio_list_ms"], "%.2f"),
+        ("`sprio -l`: the sprio process's own CPU, median (ms)", mf["sprio_cpu_ms"],
+         bu["sprio_cpu_ms"], "%.1f"),
         ("`sshare -a -l` wall time, median (s)", mf["sshare_s"], bu["sshare_s"], "%.3f"),
         ("`sshare -a -l` in slurmctld, mean (sdiag RPC, ms)", mf["rpc_sshare_ms"],
          bu["rpc_sshare_ms"], "%.2f"),
