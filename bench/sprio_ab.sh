@@ -9,7 +9,8 @@
 # phase restarts slurmctld with its plugin, lets it settle SETTLE seconds (its first pass),
 # counts sprio's rows, resets sdiag, then runs `sprio -l` RUNS times one after the other and
 # records each one's wall time and slurmctld's mean time in the RPC (sdiag,
-# REQUEST_PRIORITY_FACTORS: the plugin's list, its packing and sending, and its free).
+# REQUEST_PRIORITY_FACTORS: the plugin's list, its packing and sending, and its free), then
+# does the same for `sshare -a -l` (REQUEST_SHARE_INFO).
 #
 # A plan entry is "LABEL PLUGIN", PLUGIN one of multifactor, budget (BUILD_DIR's) or budget=DIR
 # (the priority_budget.so in DIR, say a build of the commit before a change).
@@ -20,7 +21,10 @@
 #     list_build_median_ms=B (the plugin's priority_p_get_priority_factors_list, which builds the
 #     answer under the job read lock: uprobes, n/a without them) and the job records' layout
 #     (bench/job_layout.py: start offsets mod 64; the walk over them is most of the list's cost)
-# and OUT_DIR/sprio_ab-LABEL-wall.txt (each run's wall time, ms).
+#     sshare_wall_median_ms=SW sshare_rpc_mean_us=SR (`sshare -a -l` run RUNS times after sprio:
+#     its wall time and slurmctld's mean time in REQUEST_SHARE_INFO)
+# and OUT_DIR/sprio_ab-LABEL-wall.txt, OUT_DIR/sprio_ab-LABEL-sshare-wall.txt (each run's wall
+# time, ms).
 #
 # Run it under the cluster lock, as every cluster user on this machine does:
 #   flock /tmp/budget-cluster.lock bench/sprio_ab.sh build/perf bench-results
@@ -144,10 +148,22 @@ ab_phase() { # LABEL PLUGIN
     echo 0 >"$tracefs/events/$group/enable"
     build_ms=$(list_build_ms <"$tracefs/trace")
   fi
-  printf '%s plugin=%s dir=%s rows=%s bytes=%s runs=%s wall_median_ms=%s client_cpu_median_ms=%s rpc_mean_us=%s list_build_median_ms=%s %s\n' \
+  # sshare's answer, the same number of times: Slurm copies and packs its association rows
+  # under the assoc read lock, and the plugin is asked only for a user row without an effective
+  # usage (neither plugin leaves one).
+  local share_wall="$out/sprio_ab-$label-sshare-wall.txt"
+  : >"$share_wall"
+  for ((i = 0; i < runs; i++)); do
+    t0=$EPOCHREALTIME
+    sshare -a -l >/dev/null
+    t1=$EPOCHREALTIME
+    awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", (b - a) * 1000 }' >>"$share_wall"
+  done
+  printf '%s plugin=%s dir=%s rows=%s bytes=%s runs=%s wall_median_ms=%s client_cpu_median_ms=%s rpc_mean_us=%s list_build_median_ms=%s %s sshare_wall_median_ms=%s sshare_rpc_mean_us=%s\n' \
     "$label" "$plugin" "$dir" "$rows" "$bytes" "$runs" "$(median <"$wall")" \
     "$(awk '{ printf "%.3f\n", ($1 + $2) * 1000 }' "$cpu" | median)" \
-    "$(sdiag_rpc_us REQUEST_PRIORITY_FACTORS)" "$build_ms" "$layout" | tee -a "$out/sprio_ab.txt" >&2
+    "$(sdiag_rpc_us REQUEST_PRIORITY_FACTORS)" "$build_ms" "$layout" \
+    "$(median <"$share_wall")" "$(sdiag_rpc_us REQUEST_SHARE_INFO)" | tee -a "$out/sprio_ab.txt" >&2
 }
 
 t_start=$SECONDS
