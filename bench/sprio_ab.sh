@@ -150,7 +150,7 @@ ab_phase() { # LABEL PLUGIN
   fi
   # sshare's answer, the same number of times: Slurm copies and packs its association rows
   # under the assoc read lock, and the plugin is asked only for a user row without an effective
-  # usage (neither plugin leaves one).
+  # usage (neither plugin leaves one under fair tree, the benchmark's).
   local share_wall="$out/sprio_ab-$label-sshare-wall.txt"
   : >"$share_wall"
   for ((i = 0; i < runs; i++)); do
