@@ -65,38 +65,6 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-# One line a thread of process PID: tid, name, then from schedstat the nanoseconds on a CPU,
-# the nanoseconds runnable but waiting for one and the time slices, then the voluntary and
-# involuntary context switches.
-thread_snapshot() { # PID
-  local t
-  for t in /proc/"$1"/task/*; do
-    printf '%s %s %s %s %s\n' "${t##*/}" "$(cat "$t/comm")" "$(cat "$t/schedstat")" \
-      "$(awk '/^voluntary_ctxt_switches/ { print $2 }' "$t/status")" \
-      "$(awk '/^nonvoluntary_ctxt_switches/ { print $2 }' "$t/status")"
-  done 2>/dev/null
-}
-
-# What each thread did between two snapshots, busiest first: tid, name, milliseconds on a CPU,
-# milliseconds waiting for one, time slices, voluntary and involuntary context switches.
-thread_delta() { # BEFORE AFTER
-  echo "# tid name cpu_ms runq_wait_ms slices voluntary_cs involuntary_cs"
-  join <(sort "$1") <(sort "$2") |
-    awk '{ printf "%s %s %.1f %.1f %d %d %d\n", $1, $2, ($9 - $3) / 1e6, ($10 - $4) / 1e6,
-             $11 - $5, $12 - $6, $13 - $7 }' |
-    sort -k3,3 -g -r | column -t
-}
-
-# The machine's CPU split between two /proc/stat "cpu" lines.
-cpu_delta() { # BEFORE AFTER
-  paste "$1" "$2" | awk '{
-    n = NF / 2; total = 0
-    for (i = 2; i <= n; i++) { d[i] = $(i + n) - $i; total += d[i] }
-    printf "user %.1f%% system %.1f%% idle %.1f%% steal %.1f%%\n",
-      100 * (d[2] + d[3]) / total, 100 * d[4] / total, 100 * d[5] / total, 100 * d[9] / total
-  }'
-}
-
 # When the priority plugin's thread (multifactor's decay, priority/budget's budget) ran a pass:
 # its CPU time sampled every 0.2 s; a sample that grew by more than 0.3 ms after one that did not
 # prints the wall-clock second of that sample. Runs until killed.

@@ -23,14 +23,17 @@
 #     (bench/job_layout.py: start offsets mod 64; the walk over them is most of the list's cost)
 #     sshare_wall_median_ms=SW sshare_rpc_mean_us=SR (`sshare -a -l` run RUNS times after sprio:
 #     its wall time and slurmctld's mean time in REQUEST_SHARE_INFO)
+#     idle_ctld_cpu_ms=I idle_machine_busy_pct=M (IDLE seconds after the settle, before any
+#     client: slurmctld's CPU time, all threads, and the machine's busy share)
 # and OUT_DIR/sprio_ab-LABEL-wall.txt, OUT_DIR/sprio_ab-LABEL-sshare-wall.txt (each run's wall
-# time, ms).
+# time, ms), OUT_DIR/sprio_ab-LABEL-idle-{threads,procs}.txt (that idle window by slurmctld
+# thread and by process).
 #
 # Run it under the cluster lock, as every cluster user on this machine does:
 #   flock /tmp/budget-cluster.lock bench/sprio_ab.sh build/perf bench-results
 # Knobs (environment): BENCH_ACCOUNTS=500 BENCH_JOBS=20000 BENCH_SETTLE=70 BENCH_SUBMITTERS=4
-# AB_RUNS=30, AB_PLAN="mf1 multifactor;bu1 budget;mf2 multifactor;bu2 budget".
-# --smoke sets 20 accounts, 200 jobs, SETTLE 20 and 3 runs (checks that it runs).
+# AB_RUNS=30, AB_IDLE=20, AB_PLAN="mf1 multifactor;bu1 budget;mf2 multifactor;bu2 budget".
+# --smoke sets 20 accounts, 200 jobs, SETTLE 20, IDLE 5 and 3 runs (checks that it runs).
 # Stops every daemon it started, also on failure.
 set -euo pipefail
 
@@ -46,9 +49,9 @@ site_init sprio_ab.sh sprio "$@"
 
 ab_site_knobs
 if ((smoke)); then
-  runs=${AB_RUNS:-3}
+  runs=${AB_RUNS:-3} idle=${AB_IDLE:-5}
 else
-  runs=${AB_RUNS:-30}
+  runs=${AB_RUNS:-30} idle=${AB_IDLE:-20}
 fi
 build_plugin_dir=$plugin_dir
 
@@ -123,6 +126,22 @@ ab_phase() { # LABEL PLUGIN
   cluster_start_ctld
   sleep "$settle"
 
+  # What runs while nobody asks: a plugin's background work takes the CPU the clients need.
+  local pid idle_ms busy
+  pid=$(_lc_pid slurmctld)
+  thread_snapshot "$pid" >"$work/threads0"
+  process_snapshot >"$work/procs0"
+  grep '^cpu ' /proc/stat >"$work/stat0"
+  sleep "$idle"
+  grep '^cpu ' /proc/stat >"$work/stat1" # before the snapshots, which take CPU themselves
+  thread_snapshot "$pid" >"$work/threads1"
+  process_snapshot >"$work/procs1"
+  thread_delta "$work/threads0" "$work/threads1" >"$out/sprio_ab-$label-idle-threads.txt"
+  process_delta "$work/procs0" "$work/procs1" >"$out/sprio_ab-$label-idle-procs.txt"
+  idle_ms=$(awk '!/^#/ { ms += $3 } END { printf "%.0f\n", ms }' \
+    "$out/sprio_ab-$label-idle-threads.txt")
+  busy=$(cpu_delta "$work/stat0" "$work/stat1" | awk '{ printf "%.1f\n", 100 - $6 }')
+
   local rows bytes i t0 t1 layout wall="$out/sprio_ab-$label-wall.txt" cpu="$work/cpu-$label.txt"
   rows=$(sprio -l -h | wc -l)
   bytes=$(sprio -l | wc -c)
@@ -159,11 +178,11 @@ ab_phase() { # LABEL PLUGIN
     t1=$EPOCHREALTIME
     awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", (b - a) * 1000 }' >>"$share_wall"
   done
-  printf '%s plugin=%s dir=%s rows=%s bytes=%s runs=%s wall_median_ms=%s client_cpu_median_ms=%s rpc_mean_us=%s list_build_median_ms=%s %s sshare_wall_median_ms=%s sshare_rpc_mean_us=%s\n' \
+  printf '%s plugin=%s dir=%s rows=%s bytes=%s runs=%s wall_median_ms=%s client_cpu_median_ms=%s rpc_mean_us=%s list_build_median_ms=%s %s sshare_wall_median_ms=%s sshare_rpc_mean_us=%s idle_ctld_cpu_ms=%s idle_machine_busy_pct=%s\n' \
     "$label" "$plugin" "$dir" "$rows" "$bytes" "$runs" "$(median <"$wall")" \
     "$(awk '{ printf "%.3f\n", ($1 + $2) * 1000 }' "$cpu" | median)" \
     "$(sdiag_rpc_us REQUEST_PRIORITY_FACTORS)" "$build_ms" "$layout" \
-    "$(median <"$share_wall")" "$(sdiag_rpc_us REQUEST_SHARE_INFO)" | tee -a "$out/sprio_ab.txt" >&2
+    "$(median <"$share_wall")" "$(sdiag_rpc_us REQUEST_SHARE_INFO)" "$idle_ms" "$busy" | tee -a "$out/sprio_ab.txt" >&2
 }
 
 t_start=$SECONDS

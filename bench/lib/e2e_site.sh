@@ -191,6 +191,58 @@ addr_offset() {
     END { if (!found) exit 1 }'
 }
 
+# One line a thread of process PID: tid, name, then from schedstat the nanoseconds on a CPU,
+# the nanoseconds runnable but waiting for one and the time slices, then the voluntary and
+# involuntary context switches.
+thread_snapshot() { # PID
+  local t
+  for t in /proc/"$1"/task/*; do
+    printf '%s %s %s %s %s\n' "${t##*/}" "$(cat "$t/comm")" "$(cat "$t/schedstat")" \
+      "$(awk '/^voluntary_ctxt_switches/ { print $2 }' "$t/status")" \
+      "$(awk '/^nonvoluntary_ctxt_switches/ { print $2 }' "$t/status")"
+  done 2>/dev/null
+}
+
+# What each thread did between two snapshots, busiest first: tid, name, milliseconds on a CPU,
+# milliseconds waiting for one, time slices, voluntary and involuntary context switches.
+thread_delta() { # BEFORE AFTER
+  echo "# tid name cpu_ms runq_wait_ms slices voluntary_cs involuntary_cs"
+  join <(sort "$1") <(sort "$2") |
+    awk '{ printf "%s %s %.1f %.1f %d %d %d\n", $1, $2, ($9 - $3) / 1e6, ($10 - $4) / 1e6,
+             $11 - $5, $12 - $6, $13 - $7 }' |
+    sort -k3,3 -g -r | column -t
+}
+
+# The machine's CPU split between two /proc/stat "cpu" lines.
+cpu_delta() { # BEFORE AFTER
+  paste "$1" "$2" | awk '{
+    n = NF / 2; total = 0
+    for (i = 2; i <= n; i++) { d[i] = $(i + n) - $i; total += d[i] }
+    printf "user %.1f%% system %.1f%% idle %.1f%% steal %.1f%%\n",
+      100 * (d[2] + d[3]) / total, 100 * d[4] / total, 100 * d[5] / total, 100 * d[9] / total
+  }'
+}
+
+# One line a process of the machine: pid, name, CPU time (user + system, clock ticks).
+process_snapshot() {
+  local p
+  for p in /proc/[0-9]*; do
+    awk -v pid="${p##*/}" '{ sub(/^.*\) /, ""); print pid, $12 + $13 }' "$p/stat" 2>/dev/null |
+      { read -r pid ticks && printf '%s %s %s\n' "$pid" "$(tr ' ' '_' <"$p/comm")" "$ticks"; }
+  done 2>/dev/null
+}
+
+# What each process used between two snapshots, busiest first (ms on a CPU); those under 10 ms
+# are left out.
+process_delta() { # BEFORE AFTER
+  local hz
+  hz=$(getconf CLK_TCK)
+  echo "# pid name cpu_ms"
+  join <(sort "$1") <(sort "$2") |
+    awk -v hz="$hz" '{ ms = ($5 - $3) * 1000 / hz; if (ms >= 10) printf "%s %s %.0f\n", $1, $2, ms }' |
+    sort -k3,3 -g -r | column -t
+}
+
 sdiag_rpc_us() { # MESSAGE_TYPE: slurmctld's mean time handling it since `sdiag -r` (usec)
   sdiag | awk -v want="$1" '
     /^Remote Procedure Call statistics by message type/ { s = 1; next }
