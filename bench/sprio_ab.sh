@@ -27,7 +27,8 @@
 #     client: slurmctld's CPU time, all threads, and the machine's busy share)
 # and OUT_DIR/sprio_ab-LABEL-wall.txt, OUT_DIR/sprio_ab-LABEL-sshare-wall.txt (each run's wall
 # time, ms), OUT_DIR/sprio_ab-LABEL-idle-{threads,procs}.txt (that idle window by slurmctld
-# thread and by process).
+# thread and by process) and OUT_DIR/sprio_ab-LABEL-{sprio,sshare}.txt (one answer of each, to
+# compare the plugins' answers).
 #
 # Run it under the cluster lock, as every cluster user on this machine does:
 #   flock /tmp/budget-cluster.lock bench/sprio_ab.sh build/perf bench-results
@@ -144,7 +145,9 @@ ab_phase() { # LABEL PLUGIN
 
   local rows bytes i t0 t1 layout wall="$out/sprio_ab-$label-wall.txt" cpu="$work/cpu-$label.txt"
   rows=$(sprio -l -h | wc -l)
-  bytes=$(sprio -l | wc -c)
+  sprio -l >"$out/sprio_ab-$label-sprio.txt"
+  sshare -a -l >"$out/sprio_ab-$label-sshare.txt"
+  bytes=$(wc -c <"$out/sprio_ab-$label-sprio.txt")
   layout=$(job_layout_of "$(_lc_pid slurmctld)")
   sdiag -r >/dev/null
   : >"$wall"

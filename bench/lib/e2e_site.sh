@@ -223,12 +223,14 @@ cpu_delta() { # BEFORE AFTER
   }'
 }
 
-# One line a process of the machine: pid, name, CPU time (user + system, clock ticks).
+# One line a process of the machine: pid, name, CPU time (user + system, clock ticks). A process
+# that ends during the walk is left out.
 process_snapshot() {
   local p
   for p in /proc/[0-9]*; do
     awk -v pid="${p##*/}" '{ sub(/^.*\) /, ""); print pid, $12 + $13 }' "$p/stat" 2>/dev/null |
-      { read -r pid ticks && printf '%s %s %s\n' "$pid" "$(tr ' ' '_' <"$p/comm")" "$ticks"; }
+      { read -r pid ticks && printf '%s %s %s\n' "$pid" "$(tr ' ' '_' <"$p/comm")" "$ticks"; } ||
+      true
   done 2>/dev/null
 }
 
