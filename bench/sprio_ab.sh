@@ -23,10 +23,11 @@
 #     (bench/job_layout.py: start offsets mod 64; the walk over them is most of the list's cost)
 #     sshare_wall_median_ms=SW sshare_rpc_mean_us=SR (`sshare -a -l` run RUNS times after sprio:
 #     its wall time and slurmctld's mean time in REQUEST_SHARE_INFO)
-#     idle_ctld_cpu_ms=I idle_machine_busy_pct=M (IDLE seconds after the settle, before any
-#     client: slurmctld's CPU time, all threads, and the machine's busy share)
+#     idle_ctld_cpu_ms=I idle_machine_busy_pct=M idle_steal_pct=S (IDLE seconds after the
+#     settle, before any client: slurmctld's CPU time, all threads, the machine's busy share and
+#     the share the hypervisor took) and the same three as runs_* over the sprio and sshare runs
 # and OUT_DIR/sprio_ab-LABEL-wall.txt, OUT_DIR/sprio_ab-LABEL-sshare-wall.txt (each run's wall
-# time, ms), OUT_DIR/sprio_ab-LABEL-idle-{threads,procs}.txt (that idle window by slurmctld
+# time, ms), OUT_DIR/sprio_ab-LABEL-{idle,runs}-{threads,procs}.txt (those windows by slurmctld
 # thread and by process) and OUT_DIR/sprio_ab-LABEL-{sprio,sshare}.txt (one answer of each, to
 # compare the plugins' answers).
 #
@@ -109,6 +110,30 @@ list_build_ms() {
     median
 }
 
+# A window of the phase, from window_start to window_end LABEL NAME: slurmctld's CPU by thread
+# (those alive at both ends) and each process's CPU in
+# OUT_DIR/sprio_ab-LABEL-NAME-{threads,procs}.txt; prints "NAME_ctld_cpu_ms=C
+# NAME_machine_busy_pct=B NAME_steal_pct=S" for the phase's line.
+window_start() {
+  thread_snapshot "$(_lc_pid slurmctld)" >"$work/threads0"
+  process_snapshot >"$work/procs0"
+  grep '^cpu ' /proc/stat >"$work/stat0"
+}
+
+window_end() { # LABEL NAME
+  local prefix="$out/sprio_ab-$1-$2"
+  grep '^cpu ' /proc/stat >"$work/stat1" # before the snapshots, which take CPU themselves
+  thread_snapshot "$(_lc_pid slurmctld)" >"$work/threads1"
+  process_snapshot >"$work/procs1"
+  thread_delta "$work/threads0" "$work/threads1" >"$prefix-threads.txt"
+  process_delta "$work/procs0" "$work/procs1" >"$prefix-procs.txt"
+  # The process's own count: it keeps the CPU of the RPC threads that ended in the window.
+  printf '%s_ctld_cpu_ms=%s ' "$2" \
+    "$(awk -v pid="$(_lc_pid slurmctld)" '$1 == pid { ms = $3 } END { print ms + 0 }' "$prefix-procs.txt")"
+  cpu_delta "$work/stat0" "$work/stat1" |
+    awk -v w="$2" '{ printf "%s_machine_busy_pct=%.1f %s_steal_pct=%.1f\n", w, 100 - $6, w, $8 }'
+}
+
 ab_phase() { # LABEL PLUGIN
   local label=$1 plugin=${2%%=*} dir=$build_plugin_dir
   [[ "$2" == budget=* ]] && dir=$(cd "${2#budget=}" && pwd)
@@ -128,20 +153,10 @@ ab_phase() { # LABEL PLUGIN
   sleep "$settle"
 
   # What runs while nobody asks: a plugin's background work takes the CPU the clients need.
-  local pid idle_ms busy
-  pid=$(_lc_pid slurmctld)
-  thread_snapshot "$pid" >"$work/threads0"
-  process_snapshot >"$work/procs0"
-  grep '^cpu ' /proc/stat >"$work/stat0"
+  local idle_use runs_use
+  window_start
   sleep "$idle"
-  grep '^cpu ' /proc/stat >"$work/stat1" # before the snapshots, which take CPU themselves
-  thread_snapshot "$pid" >"$work/threads1"
-  process_snapshot >"$work/procs1"
-  thread_delta "$work/threads0" "$work/threads1" >"$out/sprio_ab-$label-idle-threads.txt"
-  process_delta "$work/procs0" "$work/procs1" >"$out/sprio_ab-$label-idle-procs.txt"
-  idle_ms=$(awk '!/^#/ { ms += $3 } END { printf "%.0f\n", ms }' \
-    "$out/sprio_ab-$label-idle-threads.txt")
-  busy=$(cpu_delta "$work/stat0" "$work/stat1" | awk '{ printf "%.1f\n", 100 - $6 }')
+  idle_use=$(window_end "$label" idle)
 
   local rows bytes i t0 t1 layout wall="$out/sprio_ab-$label-wall.txt" cpu="$work/cpu-$label.txt"
   rows=$(sprio -l -h | wc -l)
@@ -150,6 +165,7 @@ ab_phase() { # LABEL PLUGIN
   bytes=$(wc -c <"$out/sprio_ab-$label-sprio.txt")
   layout=$(job_layout_of "$(_lc_pid slurmctld)")
   sdiag -r >/dev/null
+  window_start
   : >"$wall"
   : >"$cpu"
   if ((probing)); then
@@ -181,11 +197,12 @@ ab_phase() { # LABEL PLUGIN
     t1=$EPOCHREALTIME
     awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", (b - a) * 1000 }' >>"$share_wall"
   done
-  printf '%s plugin=%s dir=%s rows=%s bytes=%s runs=%s wall_median_ms=%s client_cpu_median_ms=%s rpc_mean_us=%s list_build_median_ms=%s %s sshare_wall_median_ms=%s sshare_rpc_mean_us=%s idle_ctld_cpu_ms=%s idle_machine_busy_pct=%s\n' \
+  runs_use=$(window_end "$label" runs)
+  printf '%s plugin=%s dir=%s rows=%s bytes=%s runs=%s wall_median_ms=%s client_cpu_median_ms=%s rpc_mean_us=%s list_build_median_ms=%s %s sshare_wall_median_ms=%s sshare_rpc_mean_us=%s %s %s\n' \
     "$label" "$plugin" "$dir" "$rows" "$bytes" "$runs" "$(median <"$wall")" \
     "$(awk '{ printf "%.3f\n", ($1 + $2) * 1000 }' "$cpu" | median)" \
     "$(sdiag_rpc_us REQUEST_PRIORITY_FACTORS)" "$build_ms" "$layout" \
-    "$(median <"$share_wall")" "$(sdiag_rpc_us REQUEST_SHARE_INFO)" "$idle_ms" "$busy" | tee -a "$out/sprio_ab.txt" >&2
+    "$(median <"$share_wall")" "$(sdiag_rpc_us REQUEST_SHARE_INFO)" "$idle_use" "$runs_use" | tee -a "$out/sprio_ab.txt" >&2
 }
 
 t_start=$SECONDS
