@@ -121,15 +121,16 @@ window_start() {
 }
 
 window_end() { # LABEL NAME
-  local prefix="$out/sprio_ab-$1-$2"
+  local prefix="$out/sprio_ab-$1-$2" pid
   grep '^cpu ' /proc/stat >"$work/stat1" # before the snapshots, which take CPU themselves
-  thread_snapshot "$(_lc_pid slurmctld)" >"$work/threads1"
+  pid=$(_lc_pid slurmctld)
+  thread_snapshot "$pid" >"$work/threads1"
   process_snapshot >"$work/procs1"
   thread_delta "$work/threads0" "$work/threads1" >"$prefix-threads.txt"
   process_delta "$work/procs0" "$work/procs1" >"$prefix-procs.txt"
   # The process's own count: it keeps the CPU of the RPC threads that ended in the window.
   printf '%s_ctld_cpu_ms=%s ' "$2" \
-    "$(awk -v pid="$(_lc_pid slurmctld)" '$1 == pid { ms = $3 } END { print ms + 0 }' "$prefix-procs.txt")"
+    "$(awk -v pid="$pid" '$1 == pid { ms = $3 } END { print ms + 0 }' "$prefix-procs.txt")"
   cpu_delta "$work/stat0" "$work/stat1" |
     awk -v w="$2" '{ printf "%s_machine_busy_pct=%.1f %s_steal_pct=%.1f\n", w, 100 - $6, w, $8 }'
 }
@@ -159,8 +160,8 @@ ab_phase() { # LABEL PLUGIN
   idle_use=$(window_end "$label" idle)
 
   local rows bytes i t0 t1 layout wall="$out/sprio_ab-$label-wall.txt" cpu="$work/cpu-$label.txt"
-  rows=$(sprio -l -h | wc -l)
   sprio -l >"$out/sprio_ab-$label-sprio.txt"
+  rows=$(($(wc -l <"$out/sprio_ab-$label-sprio.txt") - 1)) # less its header
   sshare -a -l >"$out/sprio_ab-$label-sshare.txt"
   bytes=$(wc -c <"$out/sprio_ab-$label-sprio.txt")
   layout=$(job_layout_of "$(_lc_pid slurmctld)")
@@ -190,13 +191,7 @@ ab_phase() { # LABEL PLUGIN
   # under the assoc read lock, and the plugin is asked only for a user row without an effective
   # usage (neither plugin leaves one under fair tree, the benchmark's).
   local share_wall="$out/sprio_ab-$label-sshare-wall.txt"
-  : >"$share_wall"
-  for ((i = 0; i < runs; i++)); do
-    t0=$EPOCHREALTIME
-    sshare -a -l >/dev/null
-    t1=$EPOCHREALTIME
-    awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", (b - a) * 1000 }' >>"$share_wall"
-  done
+  wall_ms_each "$runs" sshare -a -l >"$share_wall"
   runs_use=$(window_end "$label" runs)
   printf '%s plugin=%s dir=%s rows=%s bytes=%s runs=%s wall_median_ms=%s client_cpu_median_ms=%s rpc_mean_us=%s list_build_median_ms=%s %s sshare_wall_median_ms=%s sshare_rpc_mean_us=%s %s %s\n' \
     "$label" "$plugin" "$dir" "$rows" "$bytes" "$runs" "$(median <"$wall")" \

@@ -245,6 +245,18 @@ process_delta() { # BEFORE AFTER
     sort -k3,3 -g -r | column -t
 }
 
+# Each of N runs of CMD (its output dropped): its wall time in ms, one a line.
+wall_ms_each() { # N CMD...
+  local n=$1 i t0 t1
+  shift
+  for ((i = 0; i < n; i++)); do
+    t0=$EPOCHREALTIME
+    "$@" >/dev/null
+    t1=$EPOCHREALTIME
+    awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", (b - a) * 1000 }'
+  done
+}
+
 sdiag_rpc_us() { # MESSAGE_TYPE: slurmctld's mean time handling it since `sdiag -r` (usec)
   sdiag | awk -v want="$1" '
     /^Remote Procedure Call statistics by message type/ { s = 1; next }
