@@ -12,8 +12,9 @@
 # REQUEST_PRIORITY_FACTORS: the plugin's list, its packing and sending, and its free), then
 # does the same for `sshare -a -l` (REQUEST_SHARE_INFO).
 #
-# A plan entry is "LABEL PLUGIN", PLUGIN one of multifactor, budget (BUILD_DIR's) or budget=DIR
-# (the priority_budget.so in DIR, say a build of the commit before a change).
+# A plan entry is "LABEL PLUGIN [nodebug]", PLUGIN one of multifactor, budget (BUILD_DIR's) or
+# budget=DIR (the priority_budget.so in DIR, say a build of the commit before a change);
+# nodebug starts a budget phase without DebugFlags=Priority, its one other slurm.conf line.
 # Writes OUT_DIR/sprio_ab.txt, one line a phase:
 #   LABEL plugin=P dir=D (- for multifactor) rows=N bytes=S (of one `sprio -l`'s output) runs=K
 #     wall_median_ms=W client_cpu_median_ms=C (the sprio process's own user + system time)
@@ -135,8 +136,8 @@ window_end() { # LABEL NAME
     awk -v w="$2" '{ printf "%s_machine_busy_pct=%.1f %s_steal_pct=%.1f\n", w, 100 - $6, w, $8 }'
 }
 
-ab_phase() { # LABEL PLUGIN
-  local label=$1 plugin=${2%%=*} dir=$build_plugin_dir
+ab_phase() { # LABEL PLUGIN [nodebug]
+  local label=$1 plugin=${2%%=*} dir=$build_plugin_dir priority_debug=1
   [[ "$2" == budget=* ]] && dir=$(cd "${2#budget=}" && pwd)
   [[ "$plugin" == multifactor ]] && dir=-
   [[ "$plugin" == budget || "$plugin" == multifactor ]] || {
@@ -147,7 +148,16 @@ ab_phase() { # LABEL PLUGIN
     echo "sprio_ab.sh: phase $label: no $dir/priority_budget.so" >&2
     exit 2
   }
-  say "=== $label: priority/$plugin (from $dir)"
+  # shellcheck disable=SC2034 # priority_debug is read by ctld_switch_to (bench/lib/e2e_site.sh)
+  case ${3:-} in
+    '') ;;
+    nodebug) priority_debug=0 ;;
+    *)
+      echo "sprio_ab.sh: phase $label: option \"$3\" is not nodebug" >&2
+      exit 2
+      ;;
+  esac
+  say "=== $label: priority/$plugin (from $dir)${3:+, $3}"
   [[ "$dir" == - ]] || plugin_dir=$dir # what ctld_switch_to puts first in PluginDir
   ctld_switch_to "$plugin"
   cluster_start_ctld
@@ -193,8 +203,8 @@ ab_phase() { # LABEL PLUGIN
   local share_wall="$out/sprio_ab-$label-sshare-wall.txt"
   wall_ms_each "$runs" sshare -a -l >"$share_wall"
   runs_use=$(window_end "$label" runs)
-  printf '%s plugin=%s dir=%s rows=%s bytes=%s runs=%s wall_median_ms=%s client_cpu_median_ms=%s rpc_mean_us=%s list_build_median_ms=%s %s sshare_wall_median_ms=%s sshare_rpc_mean_us=%s %s %s\n' \
-    "$label" "$plugin" "$dir" "$rows" "$bytes" "$runs" "$(median <"$wall")" \
+  printf '%s plugin=%s%s dir=%s rows=%s bytes=%s runs=%s wall_median_ms=%s client_cpu_median_ms=%s rpc_mean_us=%s list_build_median_ms=%s %s sshare_wall_median_ms=%s sshare_rpc_mean_us=%s %s %s\n' \
+    "$label" "$plugin" "${3:+,$3}" "$dir" "$rows" "$bytes" "$runs" "$(median <"$wall")" \
     "$(awk '{ printf "%.3f\n", ($1 + $2) * 1000 }' "$cpu" | median)" \
     "$(sdiag_rpc_us REQUEST_PRIORITY_FACTORS)" "$build_ms" "$layout" \
     "$(median <"$share_wall")" "$(sdiag_rpc_us REQUEST_SHARE_INFO)" "$idle_use" "$runs_use" | tee -a "$out/sprio_ab.txt" >&2
@@ -206,8 +216,8 @@ probes_start
 : >"$out/sprio_ab.txt"
 for entry in "${plan[@]}"; do
   read -r -a words <<<"$entry"
-  ((${#words[@]} == 2)) || {
-    echo "sprio_ab.sh: plan entry \"$entry\" is not LABEL PLUGIN" >&2
+  ((${#words[@]} == 2 || ${#words[@]} == 3)) || {
+    echo "sprio_ab.sh: plan entry \"$entry\" is not LABEL PLUGIN [nodebug]" >&2
     exit 2
   }
   ab_phase "${words[@]}"

@@ -326,7 +326,8 @@ site_build() {
 # slurmctld stopped and set up to start with priority/PLUGIN on the site's queue, MORE lines
 # appended to its slurm.conf; the caller starts it (cluster_start_ctld). Log level verbose for
 # both (log_flag lines are verbose). DebugFlags=Priority makes multifactor log every job of every
-# pass: only the budget plugin, whose only Priority line in a pass is its timing, runs with it.
+# pass: only the budget plugin, whose only Priority line in a pass is its timing, runs with it,
+# unless the caller sets priority_debug=0 (to compare a budget phase without it).
 # Once priority/budget has run on the site (its ledger exists), multifactor starts without the
 # RawUsage (GPU-seconds) it published as its usage history; priority/budget finds the past usage
 # in its ledger. MinJobAge=2 purges a finished job's record within about 10 s (slurmctld then
@@ -341,7 +342,7 @@ ctld_switch_to() { # PLUGIN [MORE]
 MinJobAge=2
 SlurmctldDebug=verbose
 PriorityParameters=budget_conf=$work/budget.conf"
-  [[ "$plugin" == budget ]] && EXTRA_SLURM_CONF+=$'\nDebugFlags=Priority'
+  [[ "$plugin" == budget && ${priority_debug:-1} == 1 ]] && EXTRA_SLURM_CONF+=$'\nDebugFlags=Priority'
   [[ -n "$more" ]] && EXTRA_SLURM_CONF+=$'\n'"$more"
   export EXTRA_SLURM_CONF
   cluster_stop_ctld
