@@ -18,6 +18,10 @@
 # Writes OUT_DIR/sprio_ab.txt, one line a phase:
 #   LABEL plugin=P dir=D (- for multifactor) rows=N bytes=S (of one `sprio -l`'s output) runs=K
 #     wall_median_ms=W client_cpu_median_ms=C (the sprio process's own user + system time)
+#     yardstick_cpu_median_ms=Y (`gzip -1` of the same 2.6 MB before each sprio run: the
+#     machine's speed) wall_per_yardstick_median=WY client_cpu_per_yardstick_median=CY (each
+#     run's wall and client CPU over the yardstick run just before it: the phase's times read
+#     against the machine's speed of that minute)
 #     rpc_mean_us=R
 #     list_build_median_ms=B (the plugin's priority_p_get_priority_factors_list, which builds the
 #     answer under the job read lock: uprobes, n/a without them) and the job records' layout
@@ -28,9 +32,10 @@
 #     settle, before any client: slurmctld's CPU time, all threads, the machine's busy share and
 #     the share the hypervisor took) and the same three as runs_* over the sprio and sshare runs
 # and OUT_DIR/sprio_ab-LABEL-wall.txt, OUT_DIR/sprio_ab-LABEL-sshare-wall.txt (each run's wall
-# time, ms), OUT_DIR/sprio_ab-LABEL-{idle,runs}-{threads,procs}.txt (those windows by slurmctld
-# thread and by process) and OUT_DIR/sprio_ab-LABEL-{sprio,sshare}.txt (one answer of each, to
-# compare the plugins' answers).
+# time, ms), OUT_DIR/sprio_ab-LABEL-{cpu,yardstick}.txt (each sprio run's and each yardstick
+# run's user and system CPU, s), OUT_DIR/sprio_ab-LABEL-{idle,runs}-{threads,procs}.txt (those
+# windows by slurmctld thread and by process) and OUT_DIR/sprio_ab-LABEL-{sprio,sshare}.txt
+# (one answer of each, to compare the plugins' answers).
 #
 # Run it under the cluster lock, as every cluster user on this machine does:
 #   flock /tmp/budget-cluster.lock bench/sprio_ab.sh build/perf bench-results
@@ -136,6 +141,34 @@ window_end() { # LABEL NAME
     awk -v w="$2" '{ printf "%s_machine_busy_pct=%.1f %s_steal_pct=%.1f\n", w, 100 - $6, w, $8 }'
 }
 
+# The yardstick's input: 2.6 MB of numbers, which `gzip -1` packs in about 30 ms of CPU. In A/B
+# run 8 every process took up to 1.5 times its CPU time for the same work over a whole phase
+# (slurmctld, the sprio client, the script's shell, kernel threads) with no steal time reported:
+# the machine's speed drifts, and a phase's times are read against it.
+make_yardstick() {
+  seq 1 400000 >"$work/yardstick.in"
+}
+
+cpu_ms() { # lines "USER SYS" (s, bash's time) -> their sum in ms, a line each
+  awk '{ printf "%.3f\n", ($1 + $2) * 1000 }'
+}
+
+ratio_each() { # lines "A B" -> A / B, a line each
+  awk '$2 > 0 { printf "%.3f\n", $1 / $2 }'
+}
+
+# yardstick_cpu_median_ms, and the sprio runs' wall and client CPU each divided by the
+# yardstick's CPU just before it: medians of per-run ratios, so that a slow minute inside a
+# phase slows both terms of its ratio.
+yardstick_fields() { # WALL_FILE CPU_FILE YARDSTICK_FILE
+  local stick
+  stick=$(cpu_ms <"$3")
+  printf 'yardstick_cpu_median_ms=%s wall_per_yardstick_median=%s client_cpu_per_yardstick_median=%s' \
+    "$(median <<<"$stick")" \
+    "$(paste "$1" <(echo "$stick") | ratio_each | median)" \
+    "$(paste <(cpu_ms <"$2") <(echo "$stick") | ratio_each | median)"
+}
+
 ab_phase() { # LABEL PLUGIN [nodebug]
   local label=$1 plugin=${2%%=*} dir=$build_plugin_dir priority_debug=1
   [[ "$2" == budget=* ]] && dir=$(cd "${2#budget=}" && pwd)
@@ -169,7 +202,8 @@ ab_phase() { # LABEL PLUGIN [nodebug]
   sleep "$idle"
   idle_use=$(window_end "$label" idle)
 
-  local rows bytes i t0 t1 layout wall="$out/sprio_ab-$label-wall.txt" cpu="$work/cpu-$label.txt"
+  local rows bytes i t0 t1 layout wall="$out/sprio_ab-$label-wall.txt"
+  local cpu="$out/sprio_ab-$label-cpu.txt" yardstick="$out/sprio_ab-$label-yardstick.txt"
   sprio -l >"$out/sprio_ab-$label-sprio.txt"
   rows=$(($(wc -l <"$out/sprio_ab-$label-sprio.txt") - 1)) # less its header
   sshare -a -l >"$out/sprio_ab-$label-sshare.txt"
@@ -179,14 +213,18 @@ ab_phase() { # LABEL PLUGIN [nodebug]
   window_start
   : >"$wall"
   : >"$cpu"
+  : >"$yardstick"
   if ((probing)); then
     echo >"$tracefs/trace"
     echo 1 >"$tracefs/events/$group/enable"
   fi
   # bash's time gives the CPU the sprio process itself used (user and system): the client's
   # share, which loads its configuration, unpacks, sorts (by job id, its default) and prints.
+  # Before each run, the yardstick: the same plugin-free work every time, whose CPU time follows
+  # the machine's speed from one minute to the next (make_yardstick).
   local TIMEFORMAT='%3U %3S'
   for ((i = 0; i < runs; i++)); do
+    { time gzip -1 -c "$work/yardstick.in" >/dev/null; } 2>>"$yardstick"
     t0=$EPOCHREALTIME
     { time sprio -l >/dev/null 2>>"$work/sprio.err"; } 2>>"$cpu"
     t1=$EPOCHREALTIME
@@ -203,15 +241,16 @@ ab_phase() { # LABEL PLUGIN [nodebug]
   local share_wall="$out/sprio_ab-$label-sshare-wall.txt"
   wall_ms_each "$runs" sshare -a -l >"$share_wall"
   runs_use=$(window_end "$label" runs)
-  printf '%s plugin=%s%s dir=%s rows=%s bytes=%s runs=%s wall_median_ms=%s client_cpu_median_ms=%s rpc_mean_us=%s list_build_median_ms=%s %s sshare_wall_median_ms=%s sshare_rpc_mean_us=%s %s %s\n' \
+  printf '%s plugin=%s%s dir=%s rows=%s bytes=%s runs=%s wall_median_ms=%s client_cpu_median_ms=%s %s rpc_mean_us=%s list_build_median_ms=%s %s sshare_wall_median_ms=%s sshare_rpc_mean_us=%s %s %s\n' \
     "$label" "$plugin" "${3:+,$3}" "$dir" "$rows" "$bytes" "$runs" "$(median <"$wall")" \
-    "$(awk '{ printf "%.3f\n", ($1 + $2) * 1000 }' "$cpu" | median)" \
+    "$(cpu_ms <"$cpu" | median)" "$(yardstick_fields "$wall" "$cpu" "$yardstick")" \
     "$(sdiag_rpc_us REQUEST_PRIORITY_FACTORS)" "$build_ms" "$layout" \
     "$(median <"$share_wall")" "$(sdiag_rpc_us REQUEST_SHARE_INFO)" "$idle_use" "$runs_use" | tee -a "$out/sprio_ab.txt" >&2
 }
 
 t_start=$SECONDS
 site_build
+make_yardstick
 probes_start
 : >"$out/sprio_ab.txt"
 for entry in "${plan[@]}"; do
