@@ -275,15 +275,10 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 
 # --- measurements ------------------------------------------------------------------------------
-# Median wall seconds of CMD over client_runs runs.
+# Median wall seconds of CMD over client_runs runs (wall_ms_each reads the clock in the shell
+# itself: a $(now_s) after the command would count the fork of its subshell too).
 time_cmd() {
-  local i t0 t1
-  for ((i = 0; i < client_runs; i++)); do
-    t0=$(now_s)
-    "$@" >/dev/null
-    t1=$(now_s)
-    awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f\n", b - a }'
-  done | median
+  wall_ms_each "$client_runs" "$@" | awk '{ printf "%.6f\n", $1 / 1000 }' | median
 }
 
 # The median CPU time (s) the command's own process used (user + system), over CLIENT_RUNS runs.
