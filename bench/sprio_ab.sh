@@ -17,7 +17,8 @@
 # nodebug starts a budget phase without DebugFlags=Priority, its one other slurm.conf line.
 # Writes OUT_DIR/sprio_ab.txt, one line a phase:
 #   LABEL plugin=P dir=D (- for multifactor) rows=N bytes=S (of one `sprio -l`'s output) runs=K
-#     wall_median_ms=W client_cpu_median_ms=C (the sprio process's own user + system time)
+#     wall_median_ms=W wall_min_ms=F (the fastest run: it misses the machine's slow spells
+#     unless they fill the phase) client_cpu_median_ms=C (the sprio process's own user + system)
 #     yardstick_cpu_median_ms=Y (`gzip -1` of the same 2.6 MB before each sprio run: the
 #     machine's speed) wall_per_yardstick_median=WY client_cpu_per_yardstick_median=CY (each
 #     run's wall and client CPU over the yardstick run just before it: the phase's times read
@@ -26,8 +27,8 @@
 #     list_build_median_ms=B (the plugin's priority_p_get_priority_factors_list, which builds the
 #     answer under the job read lock: uprobes, n/a without them) and the job records' layout
 #     (bench/job_layout.py: start offsets mod 64; the walk over them is most of the list's cost)
-#     sshare_wall_median_ms=SW sshare_rpc_mean_us=SR (`sshare -a -l` run RUNS times after sprio:
-#     its wall time and slurmctld's mean time in REQUEST_SHARE_INFO)
+#     sshare_wall_median_ms=SW sshare_wall_min_ms=SF sshare_rpc_mean_us=SR (`sshare -a -l` run
+#     RUNS times after sprio: its wall time and slurmctld's mean time in REQUEST_SHARE_INFO)
 #     idle_ctld_cpu_ms=I idle_machine_busy_pct=M idle_steal_pct=S (IDLE seconds after the
 #     settle, before any client: slurmctld's CPU time, all threads, the machine's busy share and
 #     the share the hypervisor took) and the same three as runs_* over the sprio and sshare runs
@@ -241,11 +242,13 @@ ab_phase() { # LABEL PLUGIN [nodebug]
   local share_wall="$out/sprio_ab-$label-sshare-wall.txt"
   wall_ms_each "$runs" sshare -a -l >"$share_wall"
   runs_use=$(window_end "$label" runs)
-  printf '%s plugin=%s%s dir=%s rows=%s bytes=%s runs=%s wall_median_ms=%s client_cpu_median_ms=%s %s rpc_mean_us=%s list_build_median_ms=%s %s sshare_wall_median_ms=%s sshare_rpc_mean_us=%s %s %s\n' \
-    "$label" "$plugin" "${3:+,$3}" "$dir" "$rows" "$bytes" "$runs" "$(median <"$wall")" \
+  printf '%s plugin=%s%s dir=%s rows=%s bytes=%s runs=%s wall_median_ms=%s wall_min_ms=%s client_cpu_median_ms=%s %s rpc_mean_us=%s list_build_median_ms=%s %s sshare_wall_median_ms=%s sshare_wall_min_ms=%s sshare_rpc_mean_us=%s %s %s\n' \
+    "$label" "$plugin" "${3:+,$3}" "$dir" "$rows" "$bytes" "$runs" \
+    "$(median <"$wall")" "$(minimum <"$wall")" \
     "$(cpu_ms <"$cpu" | median)" "$(yardstick_fields "$wall" "$cpu" "$yardstick")" \
     "$(sdiag_rpc_us REQUEST_PRIORITY_FACTORS)" "$build_ms" "$layout" \
-    "$(median <"$share_wall")" "$(sdiag_rpc_us REQUEST_SHARE_INFO)" "$idle_use" "$runs_use" | tee -a "$out/sprio_ab.txt" >&2
+    "$(median <"$share_wall")" "$(minimum <"$share_wall")" \
+    "$(sdiag_rpc_us REQUEST_SHARE_INFO)" "$idle_use" "$runs_use" | tee -a "$out/sprio_ab.txt" >&2
 }
 
 t_start=$SECONDS

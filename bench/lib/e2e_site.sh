@@ -271,6 +271,10 @@ median() {
   sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "nan"; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
+minimum() {
+  sort -g | head -n 1
+}
+
 sdiag_value() { # SECTION (main | backfill) LABEL ("Mean cycle", "Total cycles", ...)
   sdiag | sdiag_field "$@"
 }
