@@ -21,8 +21,9 @@
 #     unless they fill the phase) client_cpu_median_ms=C (the sprio process's own user + system)
 #     yardstick_cpu_median_ms=Y (`gzip -1` of the same 2.6 MB before each sprio run: the
 #     machine's speed) wall_per_yardstick_median=WY client_cpu_per_yardstick_median=CY (each
-#     run's wall and client CPU over the yardstick run just before it: the phase's times read
-#     against the machine's speed of that minute)
+#     run's wall and client CPU over the yardstick run just before it; A/B run 9 found the
+#     machine's slow spells shorter than a run, so these follow a phase's share of slow spells,
+#     not which run a spell hit)
 #     rpc_mean_us=R
 #     list_build_median_ms=B (the plugin's priority_p_get_priority_factors_list, which builds the
 #     answer under the job read lock: uprobes, n/a without them) and the job records' layout
@@ -159,8 +160,9 @@ ratio_each() { # lines "A B" -> A / B, a line each
 }
 
 # yardstick_cpu_median_ms, and the sprio runs' wall and client CPU each divided by the
-# yardstick's CPU just before it: medians of per-run ratios, so that a slow minute inside a
-# phase slows both terms of its ratio.
+# yardstick's CPU just before it: medians of per-run ratios, so that a slow stretch inside a
+# phase slows both terms of its ratio when it covers both runs (spells shorter than that do not
+# pair up: docs/performance.md, A/B runs 8 and 9).
 yardstick_fields() { # WALL_FILE CPU_FILE YARDSTICK_FILE
   local stick
   stick=$(cpu_ms <"$3")
@@ -171,7 +173,7 @@ yardstick_fields() { # WALL_FILE CPU_FILE YARDSTICK_FILE
 }
 
 ab_phase() { # LABEL PLUGIN [nodebug]
-  local label=$1 plugin=${2%%=*} dir=$build_plugin_dir priority_debug=1
+  local label=$1 plugin=${2%%=*} dir=$build_plugin_dir debug_priority=1
   [[ "$2" == budget=* ]] && dir=$(cd "${2#budget=}" && pwd)
   [[ "$plugin" == multifactor ]] && dir=-
   [[ "$plugin" == budget || "$plugin" == multifactor ]] || {
@@ -182,10 +184,9 @@ ab_phase() { # LABEL PLUGIN [nodebug]
     echo "sprio_ab.sh: phase $label: no $dir/priority_budget.so" >&2
     exit 2
   }
-  # shellcheck disable=SC2034 # priority_debug is read by ctld_switch_to (bench/lib/e2e_site.sh)
   case ${3:-} in
     '') ;;
-    nodebug) priority_debug=0 ;;
+    nodebug) debug_priority=0 ;;
     *)
       echo "sprio_ab.sh: phase $label: option \"$3\" is not nodebug" >&2
       exit 2
@@ -193,7 +194,7 @@ ab_phase() { # LABEL PLUGIN [nodebug]
   esac
   say "=== $label: priority/$plugin (from $dir)${3:+, $3}"
   [[ "$dir" == - ]] || plugin_dir=$dir # what ctld_switch_to puts first in PluginDir
-  ctld_switch_to "$plugin"
+  ctld_switch_to "$plugin" "" "$debug_priority"
   cluster_start_ctld
   sleep "$settle"
 
@@ -222,7 +223,7 @@ ab_phase() { # LABEL PLUGIN [nodebug]
   # bash's time gives the CPU the sprio process itself used (user and system): the client's
   # share, which loads its configuration, unpacks, sorts (by job id, its default) and prints.
   # Before each run, the yardstick: the same plugin-free work every time, whose CPU time follows
-  # the machine's speed from one minute to the next (make_yardstick).
+  # the machine's speed (make_yardstick).
   local TIMEFORMAT='%3U %3S'
   for ((i = 0; i < runs; i++)); do
     { time gzip -1 -c "$work/yardstick.in" >/dev/null; } 2>>"$yardstick"

@@ -331,22 +331,22 @@ site_build() {
 # appended to its slurm.conf; the caller starts it (cluster_start_ctld). Log level verbose for
 # both (log_flag lines are verbose). DebugFlags=Priority makes multifactor log every job of every
 # pass: only the budget plugin, whose only Priority line in a pass is its timing, runs with it,
-# unless the caller sets priority_debug=0 (to compare a budget phase without it).
+# unless DEBUG_PRIORITY is 0 (to compare a budget phase without it).
 # Once priority/budget has run on the site (its ledger exists), multifactor starts without the
 # RawUsage (GPU-seconds) it published as its usage history; priority/budget finds the past usage
 # in its ledger. MinJobAge=2 purges a finished job's record within about 10 s (slurmctld then
 # purges every max(10, MinJobAge) s), so that a phase can wait for the purge of the jobs it
 # cancelled (wait_purged) instead of having it fall, MinJobAge's default 300 s later, on whatever
 # the phase measures then.
-ctld_switch_to() { # PLUGIN [MORE]
-  local plugin=$1 more=${2:-}
+ctld_switch_to() { # PLUGIN [MORE [DEBUG_PRIORITY (1: default, 0)]]
+  local plugin=$1 more=${2:-} debug_priority=${3:-1}
   export PRIORITY_TYPE=priority/$plugin
   export EXTRA_PLUGIN_DIR=$plugin_dir
   EXTRA_SLURM_CONF="MaxJobCount=200000
 MinJobAge=2
 SlurmctldDebug=verbose
 PriorityParameters=budget_conf=$work/budget.conf"
-  [[ "$plugin" == budget && ${priority_debug:-1} == 1 ]] && EXTRA_SLURM_CONF+=$'\nDebugFlags=Priority'
+  [[ "$plugin" == budget && "$debug_priority" == 1 ]] && EXTRA_SLURM_CONF+=$'\nDebugFlags=Priority'
   [[ -n "$more" ]] && EXTRA_SLURM_CONF+=$'\n'"$more"
   export EXTRA_SLURM_CONF
   cluster_stop_ctld
