@@ -10,11 +10,13 @@
 #      sprio's PRIORITY equals squeue's; sshare shows RawShares = expected GPUh and every
 #      user the project's FairShare; an account without a budget gets FAIRSHARE 0; a job
 #      in two partitions is ranked in each; PrivateData=jobs hides others' jobs in sprio;
+#      jobs submitted between passes rank as the pass ranks them;
 #   3. usage accrues while jobs run (periodic passes and job end): the ledger holds exactly
 #      nodes x 4 x elapsed; TRESRunMins drains back to 0;
 #   4. a slurmctld restart keeps the ledger;
 #   5. `scontrol reconfigure` with a broken budget.conf keeps the old one and logs why; with a
-#      good one, a job submitted before the next pass is ranked on the new budget;
+#      good one, a job submitted before the next pass is ranked on the new budget, in sprio
+#      and in squeue;
 #   6. a ledger saved in the previous month is closed at startup with the right lost and
 #      rolled-over credit.
 # Stops every daemon it started, also on failure. Exits 0 when every check passes.
@@ -142,6 +144,16 @@ for p in ahead on behind; do
   check "after a pass: squeue %Q of $id is sprio's PRIORITY, age aside" \
     awk_true "($(squeue -h -j "$id" -o %Q) - $(sprio_field "$id" PRIORITY))^2 < 100^2"
 done
+# A job submitted between two passes is ranked as the pass ranks, from the last pass's
+# factor for its association and its partition's role as that pass asked it (normal, then
+# low); sprio asks the engine by name. A wrong role would move it by millions.
+for part in normal low; do
+  late=$(cluster_as u_on sbatch --parsable -A p_on -p "$part" -N4 --exclusive --gres=gpu:4 \
+    -t 2 --chdir="$work" -o /dev/null --wrap 'sleep 1')
+  check "a job in $part submitted between passes: squeue %Q is sprio's PRIORITY, age aside" \
+    awk_true "($(squeue -h -j "$late" -o %Q) - $(sprio_field "$late" PRIORITY))^2 < 100^2"
+  scancel "$late"
+done
 
 scancel "$blocker"
 wait_for 180 "the three jobs to finish" jobs_done "${job[@]}"
@@ -220,6 +232,10 @@ probe=$(cluster_as u_ahead sbatch --parsable -A p_ahead -N4 --exclusive -t 1 \
   --chdir="$work" -o /dev/null --wrap 'sleep 1')
 check "after a good reload a new p_ahead job ranks on the new credit (behind band)" \
   awk_true "$(sprio_field "$probe" FAIRSHARE) > 0.6 * $weight_fs"
+# The reload made the last pass's factors stale: the job's own priority (priority_p_set),
+# not only sprio's answer, is on the new credit.
+check "... and its priority in squeue is sprio's, age aside (not the last pass's factor)" \
+  awk_true "($(squeue -h -j "$probe" -o %Q) - $(sprio_field "$probe" PRIORITY))^2 < 100^2"
 scancel "$probe" "$blocker"
 cp "$work/budget.conf.good" "$work/budget.conf"
 reload_budgets "the good file to be taken back"
