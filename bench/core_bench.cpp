@@ -167,6 +167,28 @@ class Submissions {
     benchmark::DoNotOptimize(out.priority);
   }
 
+  // The same submission ranked as the plugin ranks a job of an association
+  // its last pass resolved: the factor from that pass's table (`rankings`,
+  // one a project) and the partition's role, nothing looked up by name.
+  void NextResolved(bool move_clock, const std::vector<budget_project_ranking>& rankings,
+                    const std::vector<budget_partition_role>& roles) {
+    if (move_clock && next_ % kSubmitsPerSecond == 0) {
+      ++now_;
+    }
+    const PendingJob& job = jobs_[next_++ % jobs_.size()];
+    const budget_project_ranking& ranking = rankings[static_cast<std::size_t>(job.project)];
+    const budget_partition_role role = roles[static_cast<std::size_t>(job.partition)];
+    const double fair_share = role == BUDGET_PARTITION_BUDGETED ? ranking.fair_share_budgeted
+                              : role == BUDGET_PARTITION_LOW    ? ranking.fair_share_low
+                                                                : 0.0;
+    const budget_job c_job = CJobOf(site_, job, now_);
+    budget_job_priority out = {};
+    out.tres = tres_;
+    benchmark::DoNotOptimize(
+        budget_engine_job_priority_with_fair_share(engine_, &c_job, fair_share, &out, &err_));
+    benchmark::DoNotOptimize(out.priority);
+  }
+
  private:
   Site& site_;
   std::vector<PendingJob> jobs_;
@@ -192,10 +214,25 @@ BENCHMARK(BM_SubmitPriority);
 // the timing is the same, the pause included (about 0.3 µs). new_second: 1
 // moves the clock as BM_SubmitPriority does, so that nearly every call
 // computes its project's view; 0 keeps one instant, every factor cached.
+// resolved: 1 ranks as priority_p_set does since it reads the last pass's
+// resolution (NextResolved); 0 asks the engine by name, as it did before.
 void BM_SubmitPriorityCold(benchmark::State& state) {
-  Submissions submissions(SiteOf(kSiteProjects, kSiteUsers));
+  Site& site = SiteOf(kSiteProjects, kSiteUsers);
+  Submissions submissions(site);
   const bool evict = state.range(0) != 0;
   const bool new_second = state.range(1) != 0;
+  const bool resolved = state.range(2) != 0;
+  budget_engine* engine = site.c_engine();
+  budget_error err;
+  std::vector<budget_project_ranking> rankings(static_cast<std::size_t>(kSiteProjects));
+  for (int p = 0; p < kSiteProjects; ++p) {
+    budget_engine_project_ranking(engine, site.account(p).c_str(), BenchNow(),
+                                  &rankings[static_cast<std::size_t>(p)], &err);
+  }
+  std::vector<budget_partition_role> roles;
+  for (const char* partition : kJobPartitions) {
+    roles.push_back(budget_engine_partition_role(engine, partition));
+  }
   std::vector<unsigned char> other_work(std::size_t{64} << 20);
   for (auto _ : state) {
     state.PauseTiming();
@@ -205,13 +242,17 @@ void BM_SubmitPriorityCold(benchmark::State& state) {
       }
     }
     state.ResumeTiming();
-    submissions.Next(new_second);
+    if (resolved) {
+      submissions.NextResolved(new_second, rankings, roles);
+    } else {
+      submissions.Next(new_second);
+    }
   }
   benchmark::DoNotOptimize(other_work.data());
 }
 BENCHMARK(BM_SubmitPriorityCold)
-    ->ArgNames({"evict", "new_second"})
-    ->ArgsProduct({{0, 1}, {0, 1}})
+    ->ArgNames({"evict", "new_second", "resolved"})
+    ->ArgsProduct({{0, 1}, {0, 1}, {0, 1}})
     ->Iterations(1'000)
     ->Unit(benchmark::kMicrosecond);
 
