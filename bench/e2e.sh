@@ -293,8 +293,8 @@ time_cmd() { # NAME CMD...
 cpu_cmd() {
   local i TIMEFORMAT='%3U %3S'
   for ((i = 0; i < client_runs; i++)); do
-    { time "$@" >/dev/null 2>&1; } 2>&1 | awk '{ printf "%.3f\n", $1 + $2 }'
-  done | median
+    { time "$@" >/dev/null 2>&1; } 2>&1 | cpu_ms
+  done | median | awk '{ printf "%.6f\n", $1 / 1000 }'
 }
 
 wait_first_pass() { # PLUGIN SINCE_MONO

@@ -151,10 +151,6 @@ make_yardstick() {
   seq 1 400000 >"$work/yardstick.in"
 }
 
-cpu_ms() { # lines "USER SYS" (s, bash's time) -> their sum in ms, a line each
-  awk '{ printf "%.3f\n", ($1 + $2) * 1000 }'
-}
-
 ratio_each() { # lines "A B" -> A / B, a line each
   awk '$2 > 0 { printf "%.3f\n", $1 / $2 }'
 }

@@ -275,6 +275,12 @@ minimum() {
   sort -g | head -n 1
 }
 
+# Lines "USER SYS" (seconds, from bash's `time` with TIMEFORMAT='%3U %3S') -> the process's
+# CPU time, their sum, in ms, a line each.
+cpu_ms() {
+  awk '{ printf "%.3f\n", ($1 + $2) * 1000 }'
+}
+
 sdiag_value() { # SECTION (main | backfill) LABEL ("Mean cycle", "Total cycles", ...)
   sdiag | sdiag_field "$@"
 }
