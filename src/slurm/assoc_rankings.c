@@ -78,11 +78,6 @@ extern const budget_project_ranking *assoc_rankings_of(
 	return &entry->ranking;
 }
 
-extern void assoc_rankings_forget(void)
-{
-	current_pass++;
-}
-
 extern void assoc_rankings_free(void)
 {
 	xfree(rankings);

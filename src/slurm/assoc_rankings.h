@@ -4,13 +4,12 @@
  *
  *  The pass fills the table in its publish step (assoc write lock held),
  *  then ranks every pending job from its association's entry, the way
- *  priority/multifactor reads fs_factor from the job's association;
- *  priority_p_set ranks a new job from it until the next pass. The table is
- *  written only under assoc{W assoc} and read under assoc{R assoc}, so it
- *  takes no lock of its own. An entry counts only until the next pass, or a
- *  reload of budget.conf, and for the association record it was filled
- *  from: an association added since, or one whose id lies beyond what the
- *  table keeps, has none, and the caller asks the engine by name as before.
+ *  priority/multifactor reads fs_factor from the job's association. Only the
+ *  pass thread reads or writes the table, so it takes no lock of its own. An
+ *  entry counts only in the pass that filled it and for the association
+ *  record it was filled from: an association added since, or one whose id
+ *  lies beyond what the table keeps, has none, and the caller asks the
+ *  engine by name as before.
 \*****************************************************************************/
 
 #ifndef BUDGET_SLURM_ASSOC_RANKINGS_H
@@ -30,14 +29,9 @@ extern void assoc_rankings_begin_pass(uint32_t assoc_count);
 extern void assoc_rankings_keep(const slurmdb_assoc_rec_t *assoc,
 				const budget_project_ranking *ranking);
 
-/* The ranking of the last pass for `assoc`, or NULL when it has none.
- * Caller holds assoc{R assoc} or {W assoc}. */
+/* The ranking of this pass for `assoc`, or NULL when it has none. */
 extern const budget_project_ranking *assoc_rankings_of(
 	const slurmdb_assoc_rec_t *assoc);
-
-/* Every entry stops counting (budget.conf was reloaded). Caller holds
- * assoc{W assoc}. */
-extern void assoc_rankings_forget(void);
 
 /* Frees the table (at fini, once the pass thread has stopped). */
 extern void assoc_rankings_free(void);

@@ -46,7 +46,6 @@
 #include "budget/budget.h"
 #include "assoc_rankings.h"
 #include "budget_paths.h"
-#include "partition_roles.h"
 
 /*
  * Controller globals, bound weakly: inside slurmctld they resolve to the
@@ -619,8 +618,6 @@ static void _job_inputs(job_record_t *job_ptr, part_record_t *part_ptr,
  * resolved it (NULL: ask the engine by name), and the roles of the
  * partitions seen so far. With them a job is ranked without a lookup by
  * name, as multifactor ranks it from its association's fs_factor.
- * priority_p_set ranks a new job the same way, from the last pass's
- * resolution.
  */
 typedef struct {
 	time_t now;
@@ -632,23 +629,19 @@ typedef struct {
 	budget_partition_role roles[PASS_PART_CNT];
 } pass_ranking_t;
 
-/* part_ptr's role in budget.conf: from the walk's own partitions, else the
- * roles earlier walks kept by name, else the engine's answer (then kept).
- * Caller holds job write + part read + assoc{R assoc}. */
+/* part_ptr's role in budget.conf, asked once per walk. Caller holds part
+ * read. */
 static budget_partition_role _partition_role(pass_ranking_t *pass,
 					     part_record_t *part_ptr)
 {
-	const char *name = part_ptr ? part_ptr->name : NULL;
 	budget_partition_role role;
 	uint32_t i;
 
 	for (i = 0; i < pass->part_cnt; i++)
 		if (pass->parts[i] == part_ptr)
 			return pass->roles[i];
-	if (!partition_roles_find(name, &role)) {
-		role = budget_engine_partition_role(engine, name);
-		partition_roles_keep(name, role);
-	}
+	role = budget_engine_partition_role(engine,
+					    part_ptr ? part_ptr->name : NULL);
 	if (pass->part_cnt < PASS_PART_CNT) {
 		pass->parts[pass->part_cnt] = part_ptr;
 		pass->roles[pass->part_cnt] = role;
@@ -1221,7 +1214,6 @@ extern int fini(void)
 	xfree(weight_tres);
 	weight_tres_cnt = 0;
 	assoc_rankings_free();	/* the pass thread has stopped */
-	partition_roles_forget();
 	slurm_mutex_unlock(&plugin_lock);
 
 	if (_in_controller())
@@ -1229,19 +1221,10 @@ extern int fini(void)
 	return SLURM_SUCCESS;
 }
 
-/*
- * A new job is ranked as the last pass ranked its association's jobs: from
- * the fair-share that pass resolved (as multifactor's priority_p_set reads
- * its last pass's fs_factor). Asked by name, the engine would give the same
- * factor until a job ends or the date turns, at several times the cost on
- * the caches a submission RPC leaves (docs/performance.md). An association
- * the last pass has not seen is asked by name. Caller holds at least the job
- * write lock (facts §2 row 1); the submit and update RPCs part read too.
- */
+/* Caller holds at least the job write lock (facts §2 row 1). */
 extern uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
 {
 	assoc_mgr_lock_t locks = { .assoc = READ_LOCK, .qos = READ_LOCK };
-	pass_ranking_t last_pass = { .now = time(NULL) };
 	uint32_t priority;
 
 	(void) last_prio;
@@ -1249,24 +1232,11 @@ extern uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
 		return 1;	/* never 0: 0 means held (facts §2.1) */
 	site_factor_g_set(job_ptr);
 	assoc_mgr_lock(&locks);
-	last_pass.project = assoc_rankings_of(job_ptr->assoc_ptr);
-	priority = _job_priority(job_ptr, last_pass.now, &last_pass);
+	priority = _job_priority(job_ptr, time(NULL), NULL);
 	assoc_mgr_unlock(&locks);
 	debug2("%s: initial priority for %pJ is %u", plugin_type, job_ptr,
 	       priority);
 	return priority;
-}
-
-/* New budgets make the last pass's resolution stale: until the next pass,
- * new jobs are ranked by name. No assoc_mgr lock may be held. */
-static void _forget_last_pass(void)
-{
-	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK };
-
-	assoc_mgr_lock(&locks);
-	assoc_rankings_forget();
-	partition_roles_forget();
-	assoc_mgr_unlock(&locks);
 }
 
 /* assoc_clear: no lock held; otherwise the caller holds slurmctld locks. */
@@ -1279,13 +1249,11 @@ extern void priority_p_reconfig(bool assoc_clear)
 		return;
 	_read_weights();
 	conf_path = budget_conf_path();
-	if (budget_engine_reload(engine, conf_path, &err)) {
+	if (budget_engine_reload(engine, conf_path, &err))
 		error("%s: %s rejected, keeping the last good budgets: %s",
 		      plugin_type, conf_path, err.text);
-	} else {
+	else
 		info("%s: budgets reloaded from %s", plugin_type, conf_path);
-		_forget_last_pass();
-	}
 	xfree(conf_path);
 
 	if (assoc_clear)
