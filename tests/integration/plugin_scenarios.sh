@@ -144,12 +144,11 @@ for p in ahead on behind; do
   check "after a pass: squeue %Q of $id is sprio's PRIORITY, age aside" \
     awk_true "($(squeue -h -j "$id" -o %Q) - $(sprio_field "$id" PRIORITY))^2 < 100^2"
 done
-# A job submitted between two passes is ranked from the last pass's factor for its
-# association and its partition's role as that pass asked it. sprio shows a job in one
-# partition with the factors its last ranking left (here priority_p_set's); they must be
-# the factors the engine gave by name for the job in normal and low, but for the usage the
-# pass decayed in between (tens a minute here). A wrong role moves FAIRSHARE from one band to
-# another, by millions.
+# A job submitted between two passes is ranked by priority_p_set. sprio shows a job in one
+# partition with the factors its last ranking left (here priority_p_set's); they must be the
+# factors the engine gave for the job in normal and in low, but for the usage the pass
+# decayed in between (tens a minute here). A wrong partition role moves FAIRSHARE from one
+# band to another, by millions.
 declare -A fs_by_name=([normal]=$fs_on [low]=$fs_low)
 for part in normal low; do
   late=$(cluster_as u_on sbatch --parsable -A p_on -p "$part" -N4 --exclusive --gres=gpu:4 \
@@ -235,8 +234,8 @@ sed 's/^Project=p_ahead Kind=large Credit=120000/Project=p_ahead Kind=large Cred
 reload_budgets "budget.conf reloaded"
 probe=$(cluster_as u_ahead sbatch --parsable -A p_ahead -N4 --exclusive -t 1 \
   --chdir="$work" -o /dev/null --wrap 'sleep 1')
-# sprio shows the factors priority_p_set gave the job: the reload must have made it forget
-# the last pass's factor for p_ahead.
+# sprio shows the factors priority_p_set gave the job: they must be the new budget's, not
+# the factor the last pass ranked p_ahead's jobs on.
 check "after a good reload a new p_ahead job ranks on the new credit (behind band)" \
   awk_true "$(sprio_field "$probe" FAIRSHARE) > 0.6 * $weight_fs"
 scancel "$probe" "$blocker"
