@@ -116,6 +116,20 @@ budget_job CJobOf(const Site& site, const PendingJob& job, UnixTime now) {
   };
 }
 
+// The factor a job of `ranking`'s project gets in a partition of `role`, as
+// priority_budget.c's _known_fair_share picks it.
+double FairShareIn(const budget_project_ranking& ranking, budget_partition_role role) {
+  switch (role) {
+    case BUDGET_PARTITION_BUDGETED:
+      return ranking.fair_share_budgeted;
+    case BUDGET_PARTITION_LOW:
+      return ranking.fair_share_low;
+    case BUDGET_PARTITION_UNBUDGETED:
+      break;
+  }
+  return 0.0;
+}
+
 // The same pass through the C ABI, exactly as priority_budget.c calls it.
 void BM_PriorityPassCApi(benchmark::State& state) {
   Site& site = SiteOf(kSiteProjects, kSiteUsers);
@@ -176,11 +190,8 @@ class Submissions {
       ++now_;
     }
     const PendingJob& job = jobs_[next_++ % jobs_.size()];
-    const budget_project_ranking& ranking = rankings[static_cast<std::size_t>(job.project)];
-    const budget_partition_role role = roles[static_cast<std::size_t>(job.partition)];
-    const double fair_share = role == BUDGET_PARTITION_BUDGETED ? ranking.fair_share_budgeted
-                              : role == BUDGET_PARTITION_LOW    ? ranking.fair_share_low
-                                                                : 0.0;
+    const double fair_share = FairShareIn(rankings[static_cast<std::size_t>(job.project)],
+                                          roles[static_cast<std::size_t>(job.partition)]);
     const budget_job c_job = CJobOf(site_, job, now_);
     budget_job_priority out = {};
     out.tres = tres_;
@@ -214,8 +225,9 @@ BENCHMARK(BM_SubmitPriority);
 // the timing is the same, the pause included (about 0.3 µs). new_second: 1
 // moves the clock as BM_SubmitPriority does, so that nearly every call
 // computes its project's view; 0 keeps one instant, every factor cached.
-// resolved: 1 ranks as priority_p_set does since it reads the last pass's
-// resolution (NextResolved); 0 asks the engine by name, as it did before.
+// resolved: 1 ranks from the last pass's resolution (NextResolved), as
+// priority_p_set did at ed8a7f5 (reverted: no gain in slurmctld); 0 asks
+// the engine by name, as priority_p_set does.
 void BM_SubmitPriorityCold(benchmark::State& state) {
   Site& site = SiteOf(kSiteProjects, kSiteUsers);
   Submissions submissions(site);
@@ -280,11 +292,8 @@ void BM_PriorityPassCApiResolved(benchmark::State& state) {
           engine, site.account(p).c_str(), now, &rankings[static_cast<std::size_t>(p)], &err));
     }
     for (const PendingJob& job : jobs) {
-      const budget_project_ranking& ranking = rankings[static_cast<std::size_t>(job.project)];
-      const budget_partition_role role = roles[static_cast<std::size_t>(job.partition)];
-      const double fair_share = role == BUDGET_PARTITION_BUDGETED ? ranking.fair_share_budgeted
-                                : role == BUDGET_PARTITION_LOW    ? ranking.fair_share_low
-                                                                  : 0.0;
+      const double fair_share = FairShareIn(rankings[static_cast<std::size_t>(job.project)],
+                                            roles[static_cast<std::size_t>(job.partition)]);
       const budget_job c_job = CJobOf(site, job, now);
       budget_job_priority out = {};
       out.tres = tres;
