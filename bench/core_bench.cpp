@@ -130,6 +130,17 @@ double FairShareIn(const budget_project_ranking& ranking, budget_partition_role 
   return 0.0;
 }
 
+// One job's priority from its project's factor, resolved beforehand, as the
+// pass's ranking walk asks it (budget_engine_job_priority_with_fair_share).
+void RankResolved(budget_engine* engine, const budget_job& c_job, double fair_share, double* tres,
+                  budget_error* err) {
+  budget_job_priority out = {};
+  out.tres = tres;
+  benchmark::DoNotOptimize(
+      budget_engine_job_priority_with_fair_share(engine, &c_job, fair_share, &out, err));
+  benchmark::DoNotOptimize(out.priority);
+}
+
 // The same pass through the C ABI, exactly as priority_budget.c calls it.
 void BM_PriorityPassCApi(benchmark::State& state) {
   Site& site = SiteOf(kSiteProjects, kSiteUsers);
@@ -171,10 +182,8 @@ class Submissions {
       : site_(site), jobs_(MakePendingJobs(site, kSiteProjects)), engine_(site.c_engine()) {}
 
   void Next(bool move_clock) {
-    if (move_clock && next_ % kSubmitsPerSecond == 0) {
-      ++now_;
-    }
-    const budget_job c_job = CJobOf(site_, jobs_[next_++ % jobs_.size()], now_);
+    const PendingJob& job = NextJob(move_clock);  // before now_ is read
+    const budget_job c_job = CJobOf(site_, job, now_);
     budget_job_priority out = {};
     out.tres = tres_;
     benchmark::DoNotOptimize(budget_engine_job_priority(engine_, &c_job, &out, &err_));
@@ -186,21 +195,22 @@ class Submissions {
   // one a project) and the partition's role, nothing looked up by name.
   void NextResolved(bool move_clock, const std::vector<budget_project_ranking>& rankings,
                     const std::vector<budget_partition_role>& roles) {
-    if (move_clock && next_ % kSubmitsPerSecond == 0) {
-      ++now_;
-    }
-    const PendingJob& job = jobs_[next_++ % jobs_.size()];
-    const double fair_share = FairShareIn(rankings[static_cast<std::size_t>(job.project)],
-                                          roles[static_cast<std::size_t>(job.partition)]);
-    const budget_job c_job = CJobOf(site_, job, now_);
-    budget_job_priority out = {};
-    out.tres = tres_;
-    benchmark::DoNotOptimize(
-        budget_engine_job_priority_with_fair_share(engine_, &c_job, fair_share, &out, &err_));
-    benchmark::DoNotOptimize(out.priority);
+    const PendingJob& job = NextJob(move_clock);  // before now_ is read
+    RankResolved(engine_, CJobOf(site_, job, now_),
+                 FairShareIn(rankings[static_cast<std::size_t>(job.project)],
+                             roles[static_cast<std::size_t>(job.partition)]),
+                 tres_, &err_);
   }
 
  private:
+  // The next submission's job, the clock moved first when `move_clock` says so.
+  const PendingJob& NextJob(bool move_clock) {
+    if (move_clock && next_ % kSubmitsPerSecond == 0) {
+      ++now_;
+    }
+    return jobs_[next_++ % jobs_.size()];
+  }
+
   Site& site_;
   std::vector<PendingJob> jobs_;
   budget_engine* engine_;
@@ -292,14 +302,10 @@ void BM_PriorityPassCApiResolved(benchmark::State& state) {
           engine, site.account(p).c_str(), now, &rankings[static_cast<std::size_t>(p)], &err));
     }
     for (const PendingJob& job : jobs) {
-      const double fair_share = FairShareIn(rankings[static_cast<std::size_t>(job.project)],
-                                            roles[static_cast<std::size_t>(job.partition)]);
-      const budget_job c_job = CJobOf(site, job, now);
-      budget_job_priority out = {};
-      out.tres = tres;
-      benchmark::DoNotOptimize(
-          budget_engine_job_priority_with_fair_share(engine, &c_job, fair_share, &out, &err));
-      benchmark::DoNotOptimize(out.priority);
+      RankResolved(engine, CJobOf(site, job, now),
+                   FairShareIn(rankings[static_cast<std::size_t>(job.project)],
+                               roles[static_cast<std::size_t>(job.partition)]),
+                   tres, &err);
     }
   }
   PerItem(state, state.range(0));
