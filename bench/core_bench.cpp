@@ -130,6 +130,16 @@ double FairShareIn(const budget_project_ranking& ranking, budget_partition_role 
   return 0.0;
 }
 
+// Each partition of kJobPartitions' role in the site's budget.conf, in order.
+using PartitionRoles = std::array<budget_partition_role, std::size(kJobPartitions)>;
+PartitionRoles RolesOf(budget_engine* engine) {
+  PartitionRoles roles{};
+  for (std::size_t p = 0; p < roles.size(); ++p) {
+    roles[p] = budget_engine_partition_role(engine, kJobPartitions[p]);
+  }
+  return roles;
+}
+
 // One job's priority from its project's factor, resolved beforehand, as the
 // pass's ranking walk asks it (budget_engine_job_priority_with_fair_share).
 void RankResolved(budget_engine* engine, const budget_job& c_job, double fair_share, double* tres,
@@ -194,7 +204,7 @@ class Submissions {
   // its last pass resolved: the factor from that pass's table (`rankings`,
   // one a project) and the partition's role, nothing looked up by name.
   void NextResolved(bool move_clock, const std::vector<budget_project_ranking>& rankings,
-                    const std::vector<budget_partition_role>& roles) {
+                    const PartitionRoles& roles) {
     const PendingJob& job = NextJob(move_clock);  // before now_ is read
     RankResolved(engine_, CJobOf(site_, job, now_),
                  FairShareIn(rankings[static_cast<std::size_t>(job.project)],
@@ -251,10 +261,7 @@ void BM_SubmitPriorityCold(benchmark::State& state) {
     budget_engine_project_ranking(engine, site.account(p).c_str(), BenchNow(),
                                   &rankings[static_cast<std::size_t>(p)], &err);
   }
-  std::vector<budget_partition_role> roles;
-  for (const char* partition : kJobPartitions) {
-    roles.push_back(budget_engine_partition_role(engine, partition));
-  }
+  const PartitionRoles roles = RolesOf(engine);
   std::vector<unsigned char> other_work(std::size_t{64} << 20);
   for (auto _ : state) {
     state.PauseTiming();
@@ -287,10 +294,7 @@ void BM_PriorityPassCApiResolved(benchmark::State& state) {
   const auto n = static_cast<std::size_t>(state.range(0));
   const std::vector<PendingJob> jobs = MakePendingJobs(site, n);
   budget_engine* engine = site.c_engine();
-  std::array<budget_partition_role, std::size(kJobPartitions)> roles{};
-  for (std::size_t p = 0; p < roles.size(); ++p) {
-    roles[p] = budget_engine_partition_role(engine, kJobPartitions[p]);
-  }
+  const PartitionRoles roles = RolesOf(engine);
   std::vector<budget_project_ranking> rankings(static_cast<std::size_t>(kSiteProjects));
   double tres[kTresCount];
   budget_error err;
