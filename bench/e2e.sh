@@ -288,13 +288,13 @@ time_cmd() { # NAME CMD...
   echo "${name}_min_s=$(minimum <<<"$times")"
 }
 
-# The median CPU time (s) the command's own process used (user + system), over CLIENT_RUNS runs.
+# The median CPU time (ms) the command's own process used (user + system), over CLIENT_RUNS runs.
 # Most of `sprio -l`'s wall time is the client's: it unpacks, sorts and prints 20,000 rows.
 cpu_cmd() {
   local i TIMEFORMAT='%3U %3S'
   for ((i = 0; i < client_runs; i++)); do
     { time "$@" >/dev/null 2>&1; } 2>&1 | cpu_ms
-  done | median | awk '{ printf "%.6f\n", $1 / 1000 }'
+  done | median
 }
 
 wait_first_pass() { # PLUGIN SINCE_MONO
@@ -426,7 +426,7 @@ phase() { # PLUGIN: multifactor | budget
     echo "rpc_sshare_us=$(sdiag_rpc_us REQUEST_SHARE_INFO)"
     echo "rss_kib=$(awk '/^VmRSS:/ { print $2 }' "/proc/$pid/status")"
     # After the sdiag and RSS readings, which these runs would add to.
-    echo "sprio_cpu_s=$(cpu_cmd sprio -l)"
+    echo "sprio_cpu_ms=$(cpu_cmd sprio -l)"
   } >>"$r"
   # Where that RSS is: anonymous memory (heap, thread arenas, stacks) against mapped files, and
   # of these the priority plugin with the C++ runtime it brings (priority/budget only).

@@ -221,10 +221,6 @@ def ms(us):
     return us / 1e3 if us is not None else None
 
 
-def ms_of_s(s):
-    return s * 1e3 if s is not None else None
-
-
 def median(values):
     values = [v for v in values if v is not None]
     return statistics.median(values) if values else None
@@ -268,7 +264,7 @@ def main():
             "sprio_s": number(env.get("sprio_s")),
             "sprio_min_s": number(env.get("sprio_min_s")),
             "sprio_lines": number(env.get("sprio_lines")),
-            "sprio_cpu_ms": ms_of_s(number(env.get("sprio_cpu_s"))),
+            "sprio_cpu_ms": number(env.get("sprio_cpu_ms")),
             "sshare_s": number(env.get("sshare_s")),
             "sshare_min_s": number(env.get("sshare_min_s")),
             "sshare_lines": number(env.get("sshare_lines")),
