@@ -201,8 +201,8 @@ class Engine {
   void InstallConfig(BudgetConfig config);
   // The index into terms_ of a project, or kNoProject.
   std::size_t FindLocked(std::string_view account) const;
-  // Starts a new generation, on the local date at `now`, when `now` is not
-  // the one of the current one.
+  // Starts a new generation when the local date at `now` is not the current
+  // one's.
   void AtLocked(UnixTime now);
   // Computes the view, and keeps the factors a pass needs from it.
   ProjectView ComputeViewLocked(std::size_t project, UnixTime now);
@@ -238,13 +238,15 @@ class Engine {
   PriorityWeights weights_;
   UnixTime accounted_until_ = 0;
 
-  // Bumped by every change of the ledger, the configuration or the `now`
-  // asked about (generation_now_): cached views and factors of an older
-  // generation are stale.
+  // Bumped by every change of the ledger, the configuration or the local
+  // date asked about: cached views and factors of an older generation are
+  // stale. A view reads the date, never the instant, so the submissions
+  // between two passes find their project's factors computed.
   std::uint64_t generation_ = 1;
-  UnixTime generation_now_ = std::numeric_limits<UnixTime>::min();
-  // The local date at generation_now_, the same for every project's view.
+  // The local date of the generation, the same for every project's view, and
+  // the last instant it was found for (the next is most often the same second).
   CivilDate today_;
+  UnixTime today_found_at_ = std::numeric_limits<UnixTime>::min();
   // Per project of terms_: its factors at the last `now` asked for. (Not its
   // whole view: that would take a site over 1 KiB a project.)
   std::vector<Factors> factors_;

@@ -434,10 +434,15 @@ ProjectView Engine::ComputeViewLocked(std::size_t project, UnixTime now) {
 }
 
 void Engine::AtLocked(UnixTime now) {
-  if (now != generation_now_) {
+  if (now == today_found_at_) {
+    return;
+  }
+  today_found_at_ = now;
+  // Asked each second, not bounded by the date's midnights: where DST falls
+  // back across midnight, a date comes back after the next one has begun.
+  if (const CivilDate today = options_.zone.DateAt(now); today != today_) {
     ++generation_;
-    generation_now_ = now;
-    today_ = options_.zone.DateAt(now);
+    today_ = today;
   }
 }
 

@@ -56,10 +56,10 @@ class EngineLifecycle : public ::testing::Test {
     std::ofstream(path, std::ios::trunc) << text;
   }
 
-  std::unique_ptr<Engine> Open(UnixTime now) {
+  std::unique_ptr<Engine> Open(UnixTime now, TimeZone zone = TimeZone::Utc()) {
     EngineOptions options;
     options.config_path = conf_;
-    options.zone = TimeZone::Utc();
+    options.zone = std::move(zone);
     options.log = [this](LogLevel level, const std::string& line) {
       if (level == LogLevel::kInfo && line.starts_with("project ")) {
         logged_.push_back(line);
@@ -332,6 +332,64 @@ TEST_F(EngineCache, UserUsageFollowsNewUsersAndReloads) {
   ASSERT_TRUE(engine->Reload(conf_).ok());
   EXPECT_EQ(engine->UserUsage("chem", "alice"), alice);
   EXPECT_EQ(engine->UserUsage("phys", "alice"), std::nullopt);
+}
+
+// A view reads the local date, never the instant: the factors computed at one
+// instant serve the whole date, and the first question on the next date, with
+// no pass in between, gets that date's answer.
+TEST_F(EngineCache, TheFirstQuestionOfADateGetsItsAnswerWithoutAPass) {
+  auto engine = Open(At(2026, 3, 31, 12));
+  ASSERT_NE(engine, nullptr);
+  engine->SetWeights(FairShareOnly());
+  const double preparatory = FairShareColumn(*engine, "chem", "normal", At(2026, 3, 31, 12));
+  EXPECT_EQ(FairShareColumn(*engine, "chem", "normal", At(2026, 3, 31, 23, 59, 59)), preparatory);
+  EXPECT_EQ(engine->StateOf("chem", At(2026, 3, 31, 23, 59, 59)), ProjectState::kPreparatory);
+
+  EXPECT_EQ(engine->StateOf("chem", At(2026, 4, 1)), ProjectState::kActive);
+  const double active = FairShareColumn(*engine, "chem", "normal", At(2026, 4, 1));
+  EXPECT_GT(active, preparatory);
+  auto fresh = Open(At(2026, 4, 1));
+  ASSERT_NE(fresh, nullptr);
+  fresh->SetWeights(FairShareOnly());
+  EXPECT_EQ(active, FairShareColumn(*fresh, "chem", "normal", At(2026, 4, 1)));
+
+  EXPECT_EQ(engine->Project("chem", At(2026, 9, 30, 23, 59, 59))->status.month, 6);
+  EXPECT_EQ(engine->StateOf("chem", At(2026, 10, 1)), ProjectState::kEnded);
+  EXPECT_EQ(FairShareColumn(*engine, "chem", "normal", At(2026, 10, 1)), 0.0);
+}
+
+// Where DST falls back across midnight, a date comes back after the next one
+// has begun: the answer follows the date, not the instants the first date's
+// midnights bound. TZ set for this test only: DST (UTC-2) ends at 00:30 on
+// 1 June 2026, back to 23:30 of 31 May (UTC-3).
+TEST_F(EngineCache, ADateThatComesBackGetsItsOwnAnswer) {
+  const char* old = std::getenv("TZ");
+  const std::string saved = old != nullptr ? old : "";
+  setenv("TZ", "AAA3BBB,M3.2.0,M6.1.1/0:30", 1);
+  tzset();
+  const TimeZone zone = TimeZone::Local();
+  const UnixTime june = At(2026, 6, 1, 2, 15);  // 00:15 on 1 June, DST
+  const UnixTime may = At(2026, 6, 1, 2, 45);   // 23:45 on 31 May, after it
+  const CivilDate june_date = zone.DateAt(june);
+  const CivilDate may_date = zone.DateAt(may);
+  auto engine = Open(june, zone);
+  std::optional<ProjectView> in_june;
+  std::optional<ProjectView> in_may;
+  if (engine != nullptr) {
+    in_june = engine->Project("chem", june);
+    in_may = engine->Project("chem", may);
+  }
+  if (old != nullptr) {
+    setenv("TZ", saved.c_str(), 1);
+  } else {
+    unsetenv("TZ");
+  }
+  tzset();
+  ASSERT_EQ(june_date, (CivilDate{2026, 6, 1}));
+  ASSERT_EQ(may_date, (CivilDate{2026, 5, 31}));
+  ASSERT_TRUE(in_june.has_value() && in_may.has_value());
+  EXPECT_EQ(in_june->status.month, 3);  // chem's months: April, May, June
+  EXPECT_EQ(in_may->status.month, 2);
 }
 
 TEST_F(EngineCache, BothPriorityFormsAgree) {
