@@ -46,6 +46,8 @@ class ProjectCalendar {
   // months()+1 from end() on.
   int MonthAt(const CivilDate& d) const;
 
+  friend bool operator==(const ProjectCalendar&, const ProjectCalendar&) = default;
+
  private:
   ProjectCalendar(ProjectKind kind, CivilDate created, CivilDate start, int months)
       : kind_(kind), created_(created), start_(start), months_(months) {}

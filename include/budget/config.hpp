@@ -50,6 +50,8 @@ struct ProjectSpec {
   // One month of credit, C / D (rounded down to a GPU-second): the `low`
   // allowance of policy.md §4.
   GpuSeconds MonthlyBudget() const { return credit / calendar.months(); }
+
+  friend bool operator==(const ProjectSpec&, const ProjectSpec&) = default;
 };
 
 struct BudgetConfig {
@@ -77,6 +79,9 @@ struct BudgetConfig {
   // nullptr when not declared. Account and partition names match exactly.
   const ProjectSpec* FindProject(std::string_view account) const;
   const PartitionRate* FindPartition(std::string_view name) const;
+
+  // Field by field, the line numbers included.
+  friend bool operator==(const BudgetConfig&, const BudgetConfig&) = default;
 };
 
 // The price per node-hour for projects starting in `year`: NodeHourPrice's

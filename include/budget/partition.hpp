@@ -16,6 +16,8 @@ struct PartitionRate {
   std::string name;  // the Slurm partition name
   PartitionRole role = PartitionRole::kBudgeted;
   MilliRate rate = kGh200MilliRate;  // GPUh per node-hour, in thousandths
+
+  friend bool operator==(const PartitionRate&, const PartitionRate&) = default;
 };
 
 // Partitions not declared in budget.conf are not billed and carry no budget

@@ -223,6 +223,11 @@ Status Engine::Reload(const std::string& config_path) {
     return Error{FirstLine(config.error())};
   }
   options_.config_path = config_path;
+  if (config.value() == *config_) {
+    // Slurm reconfigures at every start and every `scontrol reconfigure`:
+    // the same budgets keep every cached view, factor and usage summary.
+    return Ok();
+  }
   InstallConfig(std::move(config).value());
   return Ok();
 }

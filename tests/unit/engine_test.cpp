@@ -392,6 +392,28 @@ TEST_F(EngineCache, ADateThatComesBackGetsItsOwnAnswer) {
   EXPECT_EQ(in_may->status.month, 2);
 }
 
+// Slurm reconfigures at every start and every `scontrol reconfigure`: the
+// same budget.conf is not installed again, so the views, factors and usage
+// summaries cached for it stay; a changed one replaces them.
+TEST_F(EngineCache, AReloadOfTheSameBudgetsKeepsTheInstalledOnes) {
+  const UnixTime now = At(2026, 5, 10);
+  auto engine = Open(now);
+  ASSERT_NE(engine, nullptr);
+  const std::shared_ptr<const BudgetConfig> installed = engine->config();
+  const GpuSeconds remaining = engine->Project("chem", now)->status.remaining;
+  ASSERT_TRUE(engine->Reload(conf_).ok());
+  EXPECT_EQ(engine->config(), installed);
+  EXPECT_EQ(engine->Project("chem", now)->status.remaining, remaining);
+
+  std::string more(kConf);
+  more.replace(more.find("Credit=6000"), 11, "Credit=6600");
+  Write(conf_, more);
+  ASSERT_TRUE(engine->Reload(conf_).ok());
+  EXPECT_NE(engine->config(), installed);
+  EXPECT_EQ(engine->config()->projects.at(0).credit, GpuHours(6600));
+  EXPECT_NE(engine->Project("chem", now)->status.remaining, remaining);
+}
+
 TEST_F(EngineCache, BothPriorityFormsAgree) {
   Write(conf_, kTwoProjects);
   const UnixTime now = At(2026, 4, 15);
