@@ -39,8 +39,9 @@ void ClearError(budget_error* err) {
 }
 
 // Runs `body`, turning any exception into BUDGET_E_INTERNAL with its message.
+// [[gnu::hot]] here and on budget_engine_job_priority: see engine.cpp's FindLocked.
 template <typename Body>
-budget_status Guard(budget_error* err, Body&& body) noexcept {
+[[gnu::hot]] budget_status Guard(budget_error* err, Body&& body) noexcept {
   try {
     ClearError(err);
     return body();
@@ -403,8 +404,8 @@ budget_status budget_engine_set_weights(budget_engine* engine, const budget_weig
   });
 }
 
-budget_status budget_engine_job_priority(budget_engine* engine, const budget_job* job,
-                                         budget_job_priority* out, budget_error* err) {
+[[gnu::hot]] budget_status budget_engine_job_priority(budget_engine* engine, const budget_job* job,
+                                                      budget_job_priority* out, budget_error* err) {
   return Guard(err, [&]() -> budget_status {
     if (!JobPriorityArgumentsValid(engine, job, out)) {
       SetError(err, "budget_engine_job_priority: job, out and the TRES arrays are required");

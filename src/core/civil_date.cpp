@@ -171,7 +171,7 @@ UnixTime TimeZone::MidnightOf(const CivilDate& d) const {
   return midnight;
 }
 
-CivilDate TimeZone::DateAt(UnixTime t) const {
+[[gnu::hot]] CivilDate TimeZone::DateAt(UnixTime t) const {
   if (utc_) {
     return CivilFromDays(FloorDiv(t, kSecondsPerDay));
   }

@@ -811,7 +811,7 @@ const ProjectSpec* BudgetConfig::FindProject(std::string_view account) const {
   return nullptr;
 }
 
-const PartitionRate* BudgetConfig::FindPartition(std::string_view name) const {
+[[gnu::hot]] const PartitionRate* BudgetConfig::FindPartition(std::string_view name) const {
   for (const PartitionRate& p : partitions) {
     if (p.name == name) {
       return &p;

@@ -112,8 +112,10 @@ double Weighted(double factor, std::uint32_t weight) {
 
 }  // namespace
 
-JobPriority ComputeJobPriority(const PriorityWeights& weights, const JobPriorityInputs& in,
-                               std::span<const double> tres_fraction, std::span<double> tres_out) {
+[[gnu::hot]] JobPriority ComputeJobPriority(const PriorityWeights& weights,
+                                            const JobPriorityInputs& in,
+                                            std::span<const double> tres_fraction,
+                                            std::span<double> tres_out) {
   JobPriority out;
   out.age = Weighted(AgeFactor(weights, in), weights.age);
   out.assoc = Weighted(in.assoc_norm, weights.assoc);
@@ -158,7 +160,8 @@ JobPriority ComputeJobPriority(const PriorityWeights& weights, const JobPriority
   return out;
 }
 
-JobPriority ComputeJobPriority(const PriorityWeights& weights, const JobPriorityInputs& in) {
+[[gnu::hot]] JobPriority ComputeJobPriority(const PriorityWeights& weights,
+                                            const JobPriorityInputs& in) {
   std::vector<double> tres(weights.tres.size());
   JobPriority out = ComputeJobPriority(weights, in, in.tres_fraction, tres);
   out.tres = std::move(tres);

@@ -61,6 +61,15 @@ extern int slurmctld_tres_cnt __attribute__((weak));
 extern uint16_t accounting_enforce __attribute__((weak));
 extern void *acct_db_conn __attribute__((weak));
 
+/*
+ * A new job's priority (priority_p_set) runs on the caches its submission RPC
+ * has cooled, where each page of code it touches costs a TLB and cache miss.
+ * Its functions here and the core's it calls ([[gnu::hot]] there) go to
+ * .text.hot, which the linker lays out in one run: 3 pages instead of about
+ * 10 (docs/performance-log.md, run 37).
+ */
+#define BUDGET_HOT __attribute__((hot))
+
 const char plugin_name[] = "Priority BUDGET plugin (GPU-hour project budgets)";
 const char plugin_type[] = "priority/budget";
 const uint32_t plugin_version = SLURM_VERSION_NUMBER;
@@ -534,6 +543,7 @@ static void _publish_usage(time_t now)
 }
 
 /* multifactor's TRES share of the partition (or raw with NO_NORMAL_TRES). */
+BUDGET_HOT
 static void _tres_fractions(job_record_t *job_ptr, part_record_t *part_ptr,
 			    double *out, uint32_t cnt)
 {
@@ -558,6 +568,7 @@ static void _tres_fractions(job_record_t *job_ptr, part_record_t *part_ptr,
 
 /* Copies what the core needs about a job in one partition. Caller holds at
  * least job read + assoc{R assoc, R qos}. */
+BUDGET_HOT
 static void _job_inputs(job_record_t *job_ptr, part_record_t *part_ptr,
 			time_t now, double *tres_fraction, budget_job *in)
 {
@@ -668,6 +679,7 @@ static double _known_fair_share(pass_ranking_t *pass, part_record_t *part_ptr)
  * arrays xcalloc'ed, since Slurm frees them). `pass`: the ranking walk, or
  * NULL outside it. Caller holds job read (write when factors is the job's
  * own) + assoc{R assoc, R qos}. */
+BUDGET_HOT
 static uint32_t _priority_in(job_record_t *job_ptr, part_record_t *part_ptr,
 			     time_t now, priority_factors_object_t *factors,
 			     pass_ranking_t *pass)
@@ -736,6 +748,7 @@ static uint32_t _priority_in(job_record_t *job_ptr, part_record_t *part_ptr,
 /* Sets job_ptr->priority's factors and, for a multi-partition job, its
  * priority_array. `pass`: the ranking walk, or NULL outside it. Caller holds
  * job write + assoc{R assoc, R qos}. */
+BUDGET_HOT
 static uint32_t _job_priority(job_record_t *job_ptr, time_t now,
 			      pass_ranking_t *pass)
 {
@@ -1222,6 +1235,7 @@ extern int fini(void)
 }
 
 /* Caller holds at least the job write lock (facts §2 row 1). */
+BUDGET_HOT
 extern uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
 {
 	assoc_mgr_lock_t locks = { .assoc = READ_LOCK, .qos = READ_LOCK };
