@@ -17,6 +17,18 @@ namespace budget {
 
 namespace {
 
+// Where an account's probe starts in the table of projects: FNV-1a, inline
+// and folded so that the low bits the table's mask keeps see every byte.
+// (std::hash's murmur is out of line in the C++ runtime: one more page of
+// code for a new job's priority to read on a submission's cold caches.)
+[[gnu::hot]] std::size_t AccountHash(std::string_view account) {
+  std::uint64_t hash = 14'695'981'039'346'656'037ULL;
+  for (const char c : account) {
+    hash = (hash ^ static_cast<unsigned char>(c)) * 1'099'511'628'211ULL;
+  }
+  return static_cast<std::size_t>(hash ^ (hash >> 32));
+}
+
 // The first line of a multi-line error: what fits a one-line reply.
 std::string FirstLine(const std::string& text) {
   const auto lines = SplitLines(text);
@@ -175,7 +187,7 @@ void Engine::InstallConfig(BudgetConfig config) {
   }
   std::vector<std::uint32_t> slots(table, kEmptySlot);
   for (std::size_t i = 0; i < terms.size(); ++i) {
-    std::size_t slot = std::hash<std::string_view>{}(terms[i].account) & (table - 1);
+    std::size_t slot = AccountHash(terms[i].account) & (table - 1);
     while (slots[slot] != kEmptySlot) {
       slot = (slot + 1) & (table - 1);
     }
@@ -200,7 +212,7 @@ void Engine::InstallConfig(BudgetConfig config) {
     return kNoProject;
   }
   const std::size_t mask = slots_.size() - 1;
-  for (std::size_t slot = std::hash<std::string_view>{}(account)&mask;; slot = (slot + 1) & mask) {
+  for (std::size_t slot = AccountHash(account) & mask;; slot = (slot + 1) & mask) {
     const std::uint32_t project = slots_[slot];
     if (project == kEmptySlot) {
       return kNoProject;
