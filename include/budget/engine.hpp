@@ -247,8 +247,8 @@ class Engine {
   // the last instant it was found for (the next is most often the same second).
   CivilDate today_;
   UnixTime today_found_at_ = std::numeric_limits<UnixTime>::min();
-  // Per project of terms_: its factors at the last `now` asked for. (Not its
-  // whole view: that would take a site over 1 KiB a project.)
+  // Per project of terms_: its factors as of the generation they were computed
+  // in. (Not its whole view: that would take a site over 1 KiB a project.)
   std::vector<Factors> factors_;
   // Per project of terms_: its record in ledger_, once it has one. Records of
   // a std::map never move and the ledger never drops one, so a pointer found

@@ -574,8 +574,8 @@ PartitionKind Engine::KindOfPartition(std::string_view partition) const {
   return rate->role == PartitionRole::kBudgeted ? factors.budgeted : factors.low;
 }
 
-[[gnu::hot]] JobPriority Engine::Priority(std::string_view account, std::string_view partition,
-                                          JobPriorityInputs inputs) {
+JobPriority Engine::Priority(std::string_view account, std::string_view partition,
+                             JobPriorityInputs inputs) {
   std::lock_guard lock(mutex_);
   inputs.fair_share = FairShareLocked(account, partition, inputs.now);
   return ComputeJobPriority(weights_, inputs);

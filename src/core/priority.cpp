@@ -160,8 +160,7 @@ double Weighted(double factor, std::uint32_t weight) {
   return out;
 }
 
-[[gnu::hot]] JobPriority ComputeJobPriority(const PriorityWeights& weights,
-                                            const JobPriorityInputs& in) {
+JobPriority ComputeJobPriority(const PriorityWeights& weights, const JobPriorityInputs& in) {
   std::vector<double> tres(weights.tres.size());
   JobPriority out = ComputeJobPriority(weights, in, in.tres_fraction, tres);
   out.tres = std::move(tres);
