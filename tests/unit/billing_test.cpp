@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "scoped_tz.hpp"
+
 namespace budget {
 namespace {
 
@@ -137,18 +139,11 @@ TEST_F(SplitByProjectMonthTest, IsEmptyForEmptyOrReversedIntervals) {
 TEST_F(SplitByProjectMonthTest, UsesMidnightInTheGivenZone) {
   // A zone one hour ahead of UTC all year (no DST rule): month 2 starts at
   // 23:00 UTC on 30 April. Set through TZ only for this test.
-  const char* old = std::getenv("TZ");
-  const std::string saved = old ? old : "";
-  setenv("TZ", "XXX-1", 1);
-  tzset();
-  const TimeZone local = TimeZone::Local();
-  const auto slices = SplitByProjectMonth(cal_, local, At(2026, 4, 30, 22), At(2026, 5, 1, 1));
-  if (old) {
-    setenv("TZ", saved.c_str(), 1);
-  } else {
-    unsetenv("TZ");
+  std::vector<MonthSlice> slices;
+  {
+    const ScopedTz tz("XXX-1");
+    slices = SplitByProjectMonth(cal_, TimeZone::Local(), At(2026, 4, 30, 22), At(2026, 5, 1, 1));
   }
-  tzset();
   ASSERT_EQ(slices.size(), 2U);
   EXPECT_EQ(slices[0].month, 1);
   EXPECT_EQ(slices[0].to, At(2026, 4, 30, 23));
@@ -179,8 +174,6 @@ std::vector<MonthSlice> SplitByWalkingTheBoundaries(const ProjectCalendar& calen
 // zone, with DST changes at 02:00 or at midnight itself, its slices must be
 // those of the boundaries, for intervals starting anywhere around them.
 TEST(SplitByProjectMonth, IsTheSplitAtTheBoundariesInEveryZone) {
-  const char* old = std::getenv("TZ");
-  const std::string saved = old ? old : "";
   const std::vector<ProjectCalendar> calendars = {
       ProjectCalendar::Small({2026, 3, 15}, std::nullopt).value(),
       ProjectCalendar::Large({2026, 1, 1}, std::nullopt).value(),
@@ -202,8 +195,7 @@ TEST(SplitByProjectMonth, IsTheSplitAtTheBoundariesInEveryZone) {
                          // DST starts at 23:30 on 31 May 2026, on to 00:30:
                          // 1 June has no midnight.
                          "AAA3BBB,M5.5.0/23:30,M10.5.0"}) {
-    setenv("TZ", tz, 1);
-    tzset();
+    const ScopedTz tz_set(tz);
     const TimeZone zone = TimeZone::Local();
     std::mt19937_64 random(42);
     for (const ProjectCalendar& calendar : calendars) {
@@ -236,12 +228,6 @@ TEST(SplitByProjectMonth, IsTheSplitAtTheBoundariesInEveryZone) {
       }
     }
   }
-  if (old) {
-    setenv("TZ", saved.c_str(), 1);
-  } else {
-    unsetenv("TZ");
-  }
-  tzset();
   EXPECT_GT(slices_seen, 8 * 2 * 300 * 3);  // some intervals span several months
 }
 

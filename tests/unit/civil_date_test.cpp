@@ -9,6 +9,8 @@
 #include <optional>
 #include <string>
 
+#include "scoped_tz.hpp"
+
 namespace budget {
 namespace {
 
@@ -108,31 +110,6 @@ TEST(TimeZone, UtcDateAtFloorsToTheDay) {
   EXPECT_EQ(utc.DateAt(1'775'087'999), (CivilDate{2026, 4, 1}));
   EXPECT_EQ(utc.DateAt(-1), (CivilDate{1969, 12, 31}));
 }
-
-// Sets TZ for one test and restores it, so other tests see the process's zone.
-class ScopedTz {
- public:
-  explicit ScopedTz(const char* tz) {
-    if (const char* old = std::getenv("TZ")) {
-      old_ = old;
-    }
-    setenv("TZ", tz, 1);
-    tzset();
-  }
-  ~ScopedTz() {
-    if (old_) {
-      setenv("TZ", old_->c_str(), 1);
-    } else {
-      unsetenv("TZ");
-    }
-    tzset();
-  }
-  ScopedTz(const ScopedTz&) = delete;
-  ScopedTz& operator=(const ScopedTz&) = delete;
-
- private:
-  std::optional<std::string> old_;
-};
 
 TEST(TimeZone, LocalMidnightFollowsTheProcessZoneAndDst) {
   // A POSIX rule string, so the test does not depend on installed tzdata:

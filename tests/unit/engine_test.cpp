@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "budget/state_file.hpp"
+#include "scoped_tz.hpp"
 
 namespace budget {
 namespace {
@@ -360,33 +361,19 @@ TEST_F(EngineCache, TheFirstQuestionOfADateGetsItsAnswerWithoutAPass) {
 
 // Where DST falls back across midnight, a date comes back after the next one
 // has begun: the answer follows the date, not the instants the first date's
-// midnights bound. TZ set for this test only: DST (UTC-2) ends at 00:30 on
+// midnights bound. TZ set for this test only (ScopedTz): DST (UTC-2) ends at 00:30 on
 // 1 June 2026, back to 23:30 of 31 May (UTC-3).
 TEST_F(EngineCache, ADateThatComesBackGetsItsOwnAnswer) {
-  const char* old = std::getenv("TZ");
-  const std::string saved = old != nullptr ? old : "";
-  setenv("TZ", "AAA3BBB,M3.2.0,M6.1.1/0:30", 1);
-  tzset();
+  const ScopedTz tz("AAA3BBB,M3.2.0,M6.1.1/0:30");
   const TimeZone zone = TimeZone::Local();
   const UnixTime june = At(2026, 6, 1, 2, 15);  // 00:15 on 1 June, DST
   const UnixTime may = At(2026, 6, 1, 2, 45);   // 23:45 on 31 May, after it
-  const CivilDate june_date = zone.DateAt(june);
-  const CivilDate may_date = zone.DateAt(may);
+  ASSERT_EQ(zone.DateAt(june), (CivilDate{2026, 6, 1}));
+  ASSERT_EQ(zone.DateAt(may), (CivilDate{2026, 5, 31}));
   auto engine = Open(june, zone);
-  std::optional<ProjectView> in_june;
-  std::optional<ProjectView> in_may;
-  if (engine != nullptr) {
-    in_june = engine->Project("chem", june);
-    in_may = engine->Project("chem", may);
-  }
-  if (old != nullptr) {
-    setenv("TZ", saved.c_str(), 1);
-  } else {
-    unsetenv("TZ");
-  }
-  tzset();
-  ASSERT_EQ(june_date, (CivilDate{2026, 6, 1}));
-  ASSERT_EQ(may_date, (CivilDate{2026, 5, 31}));
+  ASSERT_NE(engine, nullptr);
+  const std::optional<ProjectView> in_june = engine->Project("chem", june);
+  const std::optional<ProjectView> in_may = engine->Project("chem", may);
   ASSERT_TRUE(in_june.has_value() && in_may.has_value());
   EXPECT_EQ(in_june->status.month, 3);  // chem's months: April, May, June
   EXPECT_EQ(in_may->status.month, 2);
