@@ -113,8 +113,25 @@ static void _log_from_core(budget_log_level level, const char *message)
 	}
 }
 
-/* Copies the weights; must not be called with an assoc_mgr lock held
- * (slurm_get_tres_weight_array takes the TRES read lock). */
+/* Whether `tres` (tres_cnt weights, or NULL) are the weights in use. Caller
+ * holds plugin_lock. */
+static bool _same_tres_weights(const double *tres, uint32_t tres_cnt)
+{
+	if (!tres || !weight_tres)
+		return tres == weight_tres;
+	return (tres_cnt == weight_tres_cnt) &&
+		!memcmp(tres, weight_tres, sizeof(double) * tres_cnt);
+}
+
+/*
+ * Copies the weights; must not be called with an assoc_mgr lock held
+ * (slurm_get_tres_weight_array takes the TRES read lock). The weights are
+ * read by whoever ranks a job, under a job lock and not under plugin_lock
+ * (the pass, a submission, sprio's answer), so the caller holds the job
+ * write lock, or the job read lock when slurm.conf was not read again
+ * (reconfig(false)): then the weights are the same, and an unchanged TRES
+ * array is kept rather than freed under a reader.
+ */
 static void _read_weights(void)
 {
 	double *tres = NULL;
@@ -127,6 +144,12 @@ static void _read_weights(void)
 			slurm_conf.priority_weight_tres, tres_cnt, false);
 
 	slurm_mutex_lock(&plugin_lock);
+	if (_same_tres_weights(tres, (uint32_t) tres_cnt)) {
+		xfree(tres);
+		tres = weight_tres;
+	} else {
+		xfree(weight_tres);
+	}
 	weight_age = slurm_conf.priority_weight_age;
 	weight_assoc = slurm_conf.priority_weight_assoc;
 	weight_fs = slurm_conf.priority_weight_fs;
@@ -136,7 +159,6 @@ static void _read_weights(void)
 	prio_flags = slurm_conf.priority_flags;
 	calc_period = slurm_conf.priority_calc_period ?
 		slurm_conf.priority_calc_period : 300;
-	xfree(weight_tres);
 	weight_tres = tres;
 	weight_tres_cnt = tres ? (uint32_t) tres_cnt : 0;
 
@@ -1253,15 +1275,21 @@ extern uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
 	return priority;
 }
 
-/* assoc_clear: no lock held; otherwise the caller holds slurmctld locks. */
+/* assoc_clear: no lock held (facts §2 row 2); otherwise the caller holds
+ * slurmctld locks, the job lock among them (row 2'). */
 extern void priority_p_reconfig(bool assoc_clear)
 {
+	slurmctld_lock_t job_write_lock = { .job = WRITE_LOCK };
 	budget_error err;
 	char *conf_path;
 
 	if (!engine)
 		return;
+	if (assoc_clear)
+		lock_slurmctld(job_write_lock);	/* _read_weights' readers */
 	_read_weights();
+	if (assoc_clear)
+		unlock_slurmctld(job_write_lock);
 	conf_path = budget_conf_path();
 	if (budget_engine_reload(engine, conf_path, &err))
 		error("%s: %s rejected, keeping the last good budgets: %s",
