@@ -1,7 +1,7 @@
 /*****************************************************************************\
  *  job_submit_budget.c - JobSubmitPlugins=budget: the project lifecycle at
- *  submit and on job update (docs/lifecycle.md). With priority_budget.c, the
- *  only file that includes Slurm headers.
+ *  submit and on job update (docs/lifecycle.md). With the other files of
+ *  src/slurm/, the only ones that include Slurm headers.
  *
  *  A priority plugin cannot refuse or move a job; this plugin does, with the
  *  verdict the C++ core computes (budget_engine_admit): a job of an ended or

@@ -1,8 +1,8 @@
 /*****************************************************************************\
  *  priority_budget.c - PriorityType=priority/budget: GPU-hour project budgets
  *  as scheduling priority, and the lifecycle of pending jobs (holds, see
- *  docs/lifecycle.md). With assoc_rankings.c and job_submit_budget.c, the
- *  only files that include Slurm headers.
+ *  docs/lifecycle.md). With the other files of src/slurm/, the only ones
+ *  that include Slurm headers.
  *
  *  It copies Slurm records into the plain structs of include/budget/budget.h,
  *  calls the C++ core through that C ABI, and writes the results back. The
@@ -46,6 +46,7 @@
 #include "budget/budget.h"
 #include "assoc_rankings.h"
 #include "budget_paths.h"
+#include "factors_answer.h"
 
 /*
  * Controller globals, bound weakly: inside slurmctld they resolve to the
@@ -1325,64 +1326,6 @@ extern double priority_p_calc_fs_factor(long double usage_efctv,
 					(double) shares_norm);
 }
 
-/* A partition's name, one copy an answer, shared by the answer's rows in that
- * partition. Slurm packs the answer after the job read lock is released, when
- * the partition record may be gone, so a row may not point at its name (as
- * multifactor's rows do); a copy a row would cost an allocation and a free a
- * row, the first under the lock. The rows' destructor frees it with the last. */
-typedef struct {
-	part_record_t *part_ptr; /* the record it was copied from: only compared */
-	uint32_t rows;		 /* rows whose partition is `name` */
-	char name[];
-} row_partition_t;
-
-/* The names of one answer's partitions: `all` (row_partition_t, not freed with
- * the list: their rows free them), and the one of the last row. */
-typedef struct {
-	List all;
-	row_partition_t *last;
-} row_partitions_t;
-
-static int _copied_from(void *x, void *key)
-{
-	return ((row_partition_t *) x)->part_ptr == key;
-}
-
-/* The answer's copy of `part_ptr`'s name, counted as used by one more row. */
-static char *_row_partition(row_partitions_t *names, part_record_t *part_ptr)
-{
-	row_partition_t *shared = names->last;
-
-	if (!shared || (shared->part_ptr != part_ptr))
-		shared = list_find_first(names->all, _copied_from, part_ptr);
-	if (!shared) {
-		size_t size = strlen(part_ptr->name) + 1;
-
-		shared = xmalloc(sizeof(*shared) + size);
-		shared->part_ptr = part_ptr;
-		memcpy(shared->name, part_ptr->name, size);
-		list_append(names->all, shared);
-	}
-	shared->rows++;
-	names->last = shared;
-	return shared->name;
-}
-
-static void _destroy_factors(void *object)
-{
-	priority_factors_object_t *obj = object;
-
-	if (obj->partition) {
-		row_partition_t *shared = (row_partition_t *)
-			(obj->partition - offsetof(row_partition_t, name));
-
-		if (!--shared->rows)
-			xfree(shared);
-		obj->partition = NULL;
-	}
-	slurm_destroy_priority_factors_object(obj);
-}
-
 static bool _in_filter(List ids, uint32_t id)
 {
 	ListIterator itr;
@@ -1425,11 +1368,11 @@ static bool _may_see(job_record_t *job_ptr, uid_t uid)
 					    job_ptr->account);
 }
 
-static void _append_factors(List ret, row_partitions_t *names,
+static void _append_factors(List ret, factors_answer_t *answer,
 			    job_record_t *job_ptr, part_record_t *part_ptr,
 			    bool recompute, time_t now)
 {
-	priority_factors_object_t *obj = xmalloc(sizeof(*obj));
+	priority_factors_object_t *obj = factors_answer_row(answer);
 
 	if (job_ptr->direct_set_prio) {
 		obj->direct_prio = job_ptr->priority;
@@ -1441,11 +1384,10 @@ static void _append_factors(List ret, row_partitions_t *names,
 		(void) _priority_in(job_ptr, part_ptr, now, obj, NULL);
 		assoc_mgr_unlock(&locks);
 	} else {
-		slurm_copy_priority_factors_object(obj, job_ptr->prio_factors);
-		xfree(obj->partition);
+		factors_answer_copy(answer, obj, job_ptr->prio_factors);
 	}
 	obj->job_id = job_ptr->job_id;
-	obj->partition = _row_partition(names, part_ptr);
+	factors_answer_name_partition(answer, obj, part_ptr);
 	obj->user_id = job_ptr->user_id;
 	list_append(ret, obj);
 }
@@ -1457,7 +1399,7 @@ extern List priority_p_get_priority_factors_list(
 	slurmctld_lock_t job_read_lock =
 		{ NO_LOCK, READ_LOCK, READ_LOCK, READ_LOCK, NO_LOCK };
 	List ret = NULL, parts = NULL;
-	row_partitions_t names = { 0 };
+	factors_answer_t *answer;
 	ListIterator itr;
 	job_record_t *job_ptr;
 	time_t now = time(NULL);
@@ -1465,8 +1407,8 @@ extern List priority_p_get_priority_factors_list(
 	if (!engine || !req_msg)
 		return NULL;
 
-	names.all = list_create(NULL);
 	lock_slurmctld(job_read_lock);
+	answer = factors_answer_create(weight_tres, weight_tres_cnt);
 	if (req_msg->partitions) {
 		char *names = xstrdup(req_msg->partitions), *last = NULL;
 		char *tok = strtok_r(names, ",", &last);
@@ -1479,7 +1421,7 @@ extern List priority_p_get_priority_factors_list(
 		xfree(names);
 	}
 
-	ret = list_create(_destroy_factors);
+	ret = list_create(factors_answer_free_row);
 	itr = list_iterator_create(job_list);
 	while ((job_ptr = list_next(itr))) {
 		time_t eligible;
@@ -1507,19 +1449,19 @@ extern List priority_p_get_priority_factors_list(
 
 			while ((part_ptr = list_next(pitr)))
 				if (_part_in_filter(parts, part_ptr))
-					_append_factors(ret, &names, job_ptr,
+					_append_factors(ret, answer, job_ptr,
 							part_ptr, true, now);
 			list_iterator_destroy(pitr);
 		} else if (job_ptr->part_ptr &&
 			   _part_in_filter(parts, job_ptr->part_ptr)) {
-			_append_factors(ret, &names, job_ptr,
+			_append_factors(ret, answer, job_ptr,
 					job_ptr->part_ptr, false, now);
 		}
 	}
 	list_iterator_destroy(itr);
+	factors_answer_finish(answer);
 	unlock_slurmctld(job_read_lock);
 	FREE_NULL_LIST(parts);
-	FREE_NULL_LIST(names.all);
 
 	if (!list_count(ret))
 		FREE_NULL_LIST(ret);
