@@ -16,7 +16,9 @@
 #   4. a slurmctld restart keeps the ledger;
 #   5. `scontrol reconfigure` with a broken budget.conf keeps the old one and logs why; with a
 #      good one, a job submitted before the next pass is ranked on the new budget;
-#   6. a ledger saved in the previous month is closed at startup with the right lost and
+#   6. `scontrol reconfigure` with new TRES weights: sprio shows each job the TRES weights it
+#      was ranked with, the old ones until the next pass;
+#   7. a ledger saved in the previous month is closed at startup with the right lost and
 #      rolled-over credit.
 # Stops every daemon it started, also on failure. Exits 0 when every check passes.
 set -euo pipefail
@@ -31,6 +33,8 @@ fixture_dates
 fixture_budget_conf "$work/budget.conf"
 export PRIORITY_TYPE=priority/budget
 export EXTRA_PLUGIN_DIR=$build/src/slurm
+# Freed memory refilled: a sprio row that outlived what it points at prints garbage here.
+export CTLD_MALLOC_PERTURB=165
 export EXTRA_SLURM_CONF="PriorityParameters=budget_conf=$work/budget.conf
 PrivateData=jobs"
 weight_fs=10000000
@@ -242,7 +246,47 @@ scancel "$probe" "$blocker"
 cp "$work/budget.conf.good" "$work/budget.conf"
 reload_budgets "the good file to be taken back"
 
-section "6. a ledger saved in the previous month is closed at startup"
+section "6. scontrol reconfigure with new TRES weights: each row keeps its ranking's weights"
+# sprio's %t is a job's weighted TRES value over the weight its row carries: 1.00 for every
+# GPU of the cluster, whatever the weight, as long as the row's value and its weight come from
+# one ranking. A row that took the new weights with an old ranking's values would read 0.50.
+blocker=$(cluster_as u_acct sbatch --parsable -A p_acct -N4 --exclusive -t 10 \
+  --chdir="$work" -o /dev/null --wrap 'sleep 600')
+wait_for 60 "the blocker runs" job_state_is "$blocker" RUNNING
+old_job=$(cluster_as u_on sbatch --parsable -A p_on -N4 --exclusive --gres=gpu:4 -t 2 \
+  --chdir="$work" -o /dev/null --wrap 'sleep 1')
+# Every pass saves the ledger, stamped with its time (a reconfigure resets DebugFlags, so the
+# pass's log line cannot tell). Right after a pass, a minute before the next one
+# (PriorityCalcPeriod):
+saved_at() { awk '$1 == "saved-at" { print $2; exit }' "$ledger"; }
+wait_for 90 "a pass" ledger_saved_after "$(date +%s)"
+last_pass=$(saved_at)
+slurm_conf=$lc/etc/slurm.conf
+sed -i 's|^PriorityWeightTRES=GRES/gpu=1000$|PriorityWeightTRES=GRES/gpu=2000|' "$slurm_conf"
+check "slurm.conf now weighs a GPU 2000" grep -q '^PriorityWeightTRES=GRES/gpu=2000$' "$slurm_conf"
+reload_budgets "slurm.conf reloaded"
+old_rows=$(tres_rows "$old_job")
+new_job=$(cluster_as u_on sbatch --parsable -A p_on -N4 --exclusive --gres=gpu:4 -t 2 \
+  --chdir="$work" -o /dev/null --wrap 'sleep 1')
+new_rows=$(tres_rows "$new_job")
+if [[ $(saved_at) == "$last_pass" ]]; then
+  check "a job last ranked before the reconfigure shows its ranking's weight ($old_rows)" \
+    test "$old_rows" = "normal|gres/gpu=1.00|gres/gpu=1000"
+else
+  check "a pass ranked the older job again: the new weight ($old_rows)" \
+    test "$old_rows" = "normal|gres/gpu=1.00|gres/gpu=2000"
+fi
+check "a job submitted after it shows the new weight ($new_rows)" \
+  test "$new_rows" = "normal|gres/gpu=1.00|gres/gpu=2000"
+wait_for 90 "the next pass" ledger_saved_after "$(($(date +%s) + 1))"
+old_rows=$(tres_rows "$old_job")
+check "after it, the older job too ($old_rows)" \
+  test "$old_rows" = "normal|gres/gpu=1.00|gres/gpu=2000"
+scancel "$old_job" "$new_job" "$blocker"
+sed -i 's|^PriorityWeightTRES=GRES/gpu=2000$|PriorityWeightTRES=GRES/gpu=1000|' "$slurm_conf"
+reload_budgets "slurm.conf taken back"
+
+section "7. a ledger saved in the previous month is closed at startup"
 cluster_stop_ctld
 rm -f "$ledger" "$ledger.old"
 fixture_prev_csv "$work/prev.csv"

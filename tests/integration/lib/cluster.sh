@@ -37,6 +37,9 @@
 #   FRESH=1                    start from nothing: wipes etc/, spool/, jobs/, log/ and drops
 #                              the accounting database
 #   BUDGET_LC_GRACE=30         seconds from SIGTERM to SIGKILL in cluster_stop
+#   CTLD_MALLOC_PERTURB=       a byte (1-255) glibc fills slurmctld's freed and malloc'ed (not
+#                              calloc'ed) memory with, so that a read of freed or unset memory
+#                              shows in what the tests check (not for benchmarks: it costs)
 # cluster_start exports SLURM_CONF=$BUDGET_LC/etc/slurm.conf, so every Slurm command of the
 # calling shell talks to this cluster; slurmdbd and slurmd find slurmdbd.conf and gres.conf
 # next to it. /etc/slurm is never read or written. MariaDB uses the system datadir (database
@@ -489,7 +492,12 @@ _lc_ctld_ok() {
 _lc_start_slurmctld() {
   local t
   t=$(_lc_usec)
-  _lc_spawn slurmctld /usr/sbin/slurmctld -D
+  if [[ -n "${CTLD_MALLOC_PERTURB:-}" ]]; then
+    _lc_spawn slurmctld env GLIBC_TUNABLES="glibc.malloc.perturb=$CTLD_MALLOC_PERTURB" \
+      /usr/sbin/slurmctld -D
+  else
+    _lc_spawn slurmctld /usr/sbin/slurmctld -D
+  fi
   _lc_wait_for 60 "slurmctld" slurmctld _lc_ctld_ok || return 1
   _lc_say "slurmctld up ($(_lc_since "$t") s)"
 }
