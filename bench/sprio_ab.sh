@@ -37,7 +37,8 @@
 # time, ms), OUT_DIR/sprio_ab-LABEL-{cpu,yardstick}.txt (each sprio run's and each yardstick
 # run's user and system CPU, s), OUT_DIR/sprio_ab-LABEL-{idle,runs}-{threads,procs}.txt (those
 # windows by slurmctld thread and by process) and OUT_DIR/sprio_ab-LABEL-{sprio,sshare}.txt
-# (one answer of each, to compare the plugins' answers).
+# (one answer of each, to compare the plugins' answers) and OUT_DIR/sprio_ab-LABEL-passes.txt
+# (priority/budget's DebugFlags=Priority pass lines of the phase; empty for multifactor).
 #
 # Run it under the cluster lock, as every cluster user on this machine does:
 #   flock /tmp/budget-cluster.lock bench/sprio_ab.sh build/perf bench-results
@@ -239,6 +240,10 @@ ab_phase() { # LABEL PLUGIN [nodebug]
   local share_wall="$out/sprio_ab-$label-sshare-wall.txt"
   wall_ms_each "$runs" sshare -a -l >"$share_wall"
   runs_use=$(window_end "$label" runs)
+  # Each phase restarts slurmctld on an emptied log (ctld_switch_to): its passes are kept here,
+  # so that two builds' passes on one queue can be compared as well as their answers.
+  grep -o "priority/budget: pass .*" "$lc/log/slurmctld.log" >"$out/sprio_ab-$label-passes.txt" ||
+    true
   printf '%s plugin=%s%s dir=%s rows=%s bytes=%s runs=%s wall_median_ms=%s wall_min_ms=%s client_cpu_median_ms=%s %s rpc_mean_us=%s list_build_median_ms=%s %s sshare_wall_median_ms=%s sshare_wall_min_ms=%s sshare_rpc_mean_us=%s %s %s\n' \
     "$label" "$plugin" "${3:+,$3}" "$dir" "$rows" "$bytes" "$runs" \
     "$(median <"$wall")" "$(minimum <"$wall")" \
