@@ -146,6 +146,12 @@ extern void factors_answer_copy(factors_answer_t *answer,
 						   src->tres_cnt);
 		obj->tres_weights = _copy_doubles(src->tres_weights,
 						  src->tres_cnt);
+		if (!obj->priority_tres || !obj->tres_weights) {
+			/* Slurm packs tres_cnt values of both: none. */
+			xfree(obj->priority_tres);
+			xfree(obj->tres_weights);
+			obj->tres_cnt = 0;
+		}
 	}
 }
 
