@@ -9,9 +9,9 @@
  *  row and its two TRES arrays), made under the job read lock and freed one
  *  by one after the answer is sent. Here rows are cut from blocks of a few
  *  hundred, each row's weighted TRES values sit in the row, and the TRES
- *  weights, the same for every job the weights in force ranked, are one copy
- *  a block; a partition's name is one copy an answer. A row whose job was
- *  ranked under other TRES weights carries its own copies, as before.
+ *  weights, the same in every row ranked under the weights in force, are one
+ *  copy a block; a partition's name is one copy an answer. A row whose job
+ *  was ranked under other TRES weights carries its own copies, as before.
 \*****************************************************************************/
 
 #ifndef BUDGET_SLURM_FACTORS_ANSWER_H
