@@ -116,7 +116,6 @@ wait_for 30 "jobs to run" bash -c "[[ -n \$(squeue -h -t R -o %i) ]]"
 
 loads() { grep -c 'priority/budget: ledger .* loaded' "$1" || true; }
 loaded_at() { grep 'priority/budget: ledger .* loaded' "$1" | tail -n 1 | sed 's/.*accounted up to //'; }
-saved_at_of() { awk '$1 == "saved-at" { print $2; exit }' "$1"; }
 # Waits until LOG has more than N ledger loads, then for the new controller's first save.
 wait_takeover() {
   local log=$1 n=$2 what=$3
@@ -133,10 +132,10 @@ sleep 10
 n=$(loads "$backup_log")
 cluster_stop_ctld
 cp "$ledger" "$work/left1"
-echo "the primary left saved-at $(saved_at_of "$work/left1")"
+echo "the primary left saved-at $(ledger_saved_at "$work/left1")"
 wait_takeover "$backup_log" "$n" "the backup"
 check "the backup loaded usage accounted up to the primary's last save ($(loaded_at "$backup_log"))" \
-  test "$(loaded_at "$backup_log")" = "$(saved_at_of "$work/left1")"
+  test "$(loaded_at "$backup_log")" = "$(ledger_saved_at "$work/left1")"
 check "the file it replaced (.old) is byte for byte the primary's last save" cmp -s "$work/left1" "$ledger.old"
 check "jobs kept running under the backup" bash -c "[[ -n \$(squeue -h -t R -o %i) ]]"
 
@@ -149,7 +148,7 @@ wait_for 30 "the backup to be in standby again" backup_up
 check "the backup handed over: slurmctld's log says so" \
   grep -q 'Control request received\|REQUEST_CONTROL\|backup controller .*\(released\|relinquish\)\|Processing RPC: REQUEST_CONTROL' "$backup_log"
 check "the primary loaded usage accounted up to the backup's last save ($(loaded_at "$primary_log"))" \
-  test "$(loaded_at "$primary_log")" = "$(saved_at_of "$ledger.old")"
+  test "$(loaded_at "$primary_log")" = "$(ledger_saved_at "$ledger.old")"
 check "the backup is the same process in standby" _lc_alive "$backup_pid"
 
 section "3. scontrol takeover: the backup takes control again"
@@ -158,7 +157,7 @@ n=$(loads "$backup_log")
 scontrol takeover
 wait_takeover "$backup_log" "$n" "the backup"
 check "the backup loaded usage accounted up to the primary's last save ($(loaded_at "$backup_log"))" \
-  test "$(loaded_at "$backup_log")" = "$(saved_at_of "$ledger.old")"
+  test "$(loaded_at "$backup_log")" = "$(ledger_saved_at "$ledger.old")"
 check "the backup took over in the same process (PID $backup_pid)" _lc_alive "$backup_pid"
 wait_for 30 "the old primary to exit" bash -c "! scontrol ping | grep -q 'primary.* is UP'"
 _lc_stop_daemons slurmctld # reaps it and removes its PID file; it has already exited
@@ -177,7 +176,7 @@ while _lc_alive "$pid"; do sleep 0.05; done
 wait "$pid" 2>/dev/null || true
 rm -f "$lc/run/slurmctld.pid"
 cp "$ledger" "$work/left4"
-kill_saved=$(saved_at_of "$work/left4")
+kill_saved=$(ledger_saved_at "$work/left4")
 echo "killed at $killed_at; the primary's last save: $kill_saved"
 wait_takeover "$backup_log" "$n" "the backup"
 check "the backup loaded usage accounted up to the killed primary's last save" \

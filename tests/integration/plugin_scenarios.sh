@@ -258,9 +258,8 @@ old_job=$(cluster_as u_on sbatch --parsable -A p_on -N4 --exclusive --gres=gpu:4
 # Every pass saves the ledger, stamped with its time (a reconfigure resets DebugFlags, so the
 # pass's log line cannot tell). Right after a pass, a minute before the next one
 # (PriorityCalcPeriod):
-saved_at() { awk '$1 == "saved-at" { print $2; exit }' "$ledger"; }
 wait_for 90 "a pass" ledger_saved_after "$(date +%s)"
-last_pass=$(saved_at)
+last_pass=$(ledger_saved_at)
 slurm_conf=$lc/etc/slurm.conf
 sed -i 's|^PriorityWeightTRES=GRES/gpu=1000$|PriorityWeightTRES=GRES/gpu=2000|' "$slurm_conf"
 check "slurm.conf now weighs a GPU 2000" grep -q '^PriorityWeightTRES=GRES/gpu=2000$' "$slurm_conf"
@@ -269,7 +268,7 @@ old_rows=$(tres_rows "$old_job")
 new_job=$(cluster_as u_on sbatch --parsable -A p_on -N4 --exclusive --gres=gpu:4 -t 2 \
   --chdir="$work" -o /dev/null --wrap 'sleep 1')
 new_rows=$(tres_rows "$new_job")
-if [[ $(saved_at) == "$last_pass" ]]; then
+if [[ $(ledger_saved_at) == "$last_pass" ]]; then
   check "a job last ranked before the reconfigure shows its ranking's weight ($old_rows)" \
     test "$old_rows" = "normal|gres/gpu=1.00|gres/gpu=1000"
 else

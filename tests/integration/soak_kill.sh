@@ -101,10 +101,6 @@ month=$(date +%Y-%m)
 ) &
 submitter=$!
 
-saved_at() {
-  awk '$1 == "saved-at" { print $2; exit }' "$ledger" 2>/dev/null || true
-}
-
 # Total GPU-seconds charged this month over the soak's projects, from the ledger file.
 ledger_total() {
   "$sbudget" ledger show --config "$work/budget.conf" --ledger "$ledger" --json |
@@ -139,9 +135,9 @@ echo "accounted to closed months (GPU-s): $closed_before"
 restart_failures=0
 for ((k = 1; k <= kills; k++)); do
   if ((k % 3 == 0)); then
-    before=$(saved_at)
+    before=$(ledger_saved_at)
     deadline=$((SECONDS + 90))
-    while [[ "$(saved_at)" == "$before" ]] && ((SECONDS < deadline)); do sleep 0.05; done
+    while [[ "$(ledger_saved_at)" == "$before" ]] && ((SECONDS < deadline)); do sleep 0.05; done
     sleep "0.$((RANDOM % 5))"
     how="after a pass"
   else
@@ -149,7 +145,7 @@ for ((k = 1; k <= kills; k++)); do
     how="at random"
   fi
   kill_ctld || { echo "FAIL kill $k: no slurmctld to kill" >&2; _failures=$((_failures + 1)); break; }
-  echo "$(date +%s) $(saved_at)" >>"$work/kills"
+  echo "$(date +%s) $(ledger_saved_at)" >>"$work/kills"
   if ! cluster_start_ctld 2>"$work/start.err"; then
     cat "$work/start.err" >&2
     restart_failures=$((restart_failures + 1))
@@ -181,8 +177,9 @@ stop_submitter
 scancel -t PENDING 2>/dev/null || true
 cluster_wait_idle 300
 now=$(date +%s)
-# A poll, not `test "$(saved_at)" -gt ...`: wait_for runs its command again each second, but
-# a $(...) in its arguments is expanded once, before the first try (the last run's timeout).
+# A poll, not `test "$(ledger_saved_at)" -gt ...`: wait_for runs its command again each
+# second, but a $(...) in its arguments is expanded once, before the first try (the last
+# run's timeout).
 wait_for 120 "a pass to save the ledger" ledger_saved_after $((now + 1))
 total=$(ledger_total)
 [[ "$(date +%Y-%m)" == "$month" ]] || echo "note: the month changed during the soak; totals are this month's"

@@ -12,6 +12,7 @@
 #   sshare_field ACCOUNT USER COLUMN   a column of `sshare -a -l -P` ('' USER: account row)
 #   sshare_has_shares ACCOUNT  its RawShares is > 0
 #   ledger_json_field PROJECT FIELD    a field of `sbudget ledger show --json`
+#   ledger_saved_at [FILE]     the Unix time a ledger file (the ledger) says it was saved at
 #   ledger_saved_after T       the ledger file was saved at or after Unix time T
 # Expects $sbudget, $work, $ledger and SLURM_CONF (cluster.sh) to be set.
 # shellcheck shell=bash
@@ -95,9 +96,13 @@ ledger_json_field() {
     jq -r --arg p "$1" --arg f "$2" '.[] | select(.project == $p) | .[$f]'
 }
 
+ledger_saved_at() {
+  awk '$1 == "saved-at" { print $2; exit }' "${1:-$ledger}" 2>/dev/null || true
+}
+
 ledger_saved_after() {
   local at
-  at=$(awk '$1 == "saved-at" { print $2; exit }' "$ledger" 2>/dev/null)
+  at=$(ledger_saved_at)
   [[ -n "$at" ]] && ((at >= $1))
 }
 
