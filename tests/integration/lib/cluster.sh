@@ -490,14 +490,11 @@ _lc_ctld_ok() {
 }
 
 _lc_start_slurmctld() {
-  local t
+  local t perturb=()
   t=$(_lc_usec)
-  if [[ -n "${CTLD_MALLOC_PERTURB:-}" ]]; then
-    _lc_spawn slurmctld env GLIBC_TUNABLES="glibc.malloc.perturb=$CTLD_MALLOC_PERTURB" \
-      /usr/sbin/slurmctld -D
-  else
-    _lc_spawn slurmctld /usr/sbin/slurmctld -D
-  fi
+  [[ -z "${CTLD_MALLOC_PERTURB:-}" ]] ||
+    perturb=(env GLIBC_TUNABLES="glibc.malloc.perturb=$CTLD_MALLOC_PERTURB")
+  _lc_spawn slurmctld "${perturb[@]}" /usr/sbin/slurmctld -D
   _lc_wait_for 60 "slurmctld" slurmctld _lc_ctld_ok || return 1
   _lc_say "slurmctld up ($(_lc_since "$t") s)"
 }
