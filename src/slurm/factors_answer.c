@@ -17,11 +17,11 @@
  * malloc's mmap threshold. */
 #define ROWS_PER_BLOCK 256
 
-/* A block's header; then the answer's TRES weights, then its rows. */
+/* A block: its header, the answer's TRES weights, then its rows. */
 typedef struct {
 	uint32_t refs;	/* its rows alive, plus one while the answer fills it */
 	uint32_t used;	/* rows handed out */
-	double *tres_weights;
+	double tres_weights[];
 } factors_block_t;
 
 /* A row: the object the List holds, then its block and its weighted TRES
@@ -82,7 +82,6 @@ static factors_block_t *_new_block(factors_answer_t *answer)
 
 	block->refs = 1;
 	block->used = 0;
-	block->tres_weights = (double *) (block + 1);
 	if (answer->tres_cnt)
 		memcpy(block->tres_weights, answer->tres_weights,
 		       sizeof(double) * answer->tres_cnt);
