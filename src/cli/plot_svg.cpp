@@ -51,7 +51,25 @@ class Canvas {
   double top_;
 };
 
-std::string Point(double x, double y) { return fmt::format("{:.1f},{:.1f}", x, y); }
+// A polyline's points and, in data-gpuh, the GPU hours at each (what tests and scripts read).
+class Polyline {
+ public:
+  explicit Polyline(const Canvas& canvas) : canvas_(canvas) {}
+
+  void Add(double month, GpuSeconds at) {
+    const char* separator = points_.empty() ? "" : " ";
+    points_ += fmt::format("{}{:.1f},{:.1f}", separator, canvas_.X(month), canvas_.Y(at));
+    gpuh_ += separator;
+    gpuh_ += Gpuh(at);
+  }
+  const std::string& points() const { return points_; }
+  const std::string& gpuh() const { return gpuh_; }
+
+ private:
+  const Canvas& canvas_;
+  std::string points_;
+  std::string gpuh_;
+};
 
 }  // namespace
 
@@ -136,18 +154,14 @@ std::string PlotSvg(const ProjectReport& r, UnixTime now, const TimeZone& zone) 
       (kLeft + kRight) / 2, kBottom + 50, (kTop + kBottom) / 2);
 
   // The ideal line.
-  std::string ideal_points;
-  std::string ideal_data;
+  Polyline ideal(c);
   for (int m = 0; m <= r.months; ++m) {
-    const GpuSeconds ideal = r.credit / r.months * m + r.credit % r.months * m / r.months;
-    ideal_points += Point(c.X(m), c.Y(ideal)) + " ";
-    ideal_data += (m == 0 ? "" : " ") + Gpuh(ideal);
+    ideal.Add(m, r.credit / r.months * m + r.credit % r.months * m / r.months);
   }
-  ideal_points.pop_back();
   svg += fmt::format(
       "<polyline id=\"ideal\" data-gpuh=\"{}\" points=\"{}\" fill=\"none\" stroke=\"{}\" "
       "stroke-width=\"1.5\" stroke-dasharray=\"6 4\"/>\n",
-      ideal_data, ideal_points, kIdealColour);
+      ideal.gpuh(), ideal.points(), kIdealColour);
 
   // Each month: the window from minimal to expected, lost and rolled over.
   GpuSeconds accounted = 0;
@@ -192,39 +206,30 @@ std::string PlotSvg(const ProjectReport& r, UnixTime now, const TimeZone& zone) 
 
   // Cumulative usage: at each closed month's end, then now.
   if (r.month >= 1) {
-    std::string points;
-    std::string data;
+    Polyline used(c);
     for (std::size_t m = 0; m < used_at.size(); ++m) {
-      points += Point(c.X(static_cast<double>(m)), c.Y(used_at[m])) + " ";
-      data += (m == 0 ? "" : " ") + Gpuh(used_at[m]);
+      used.Add(static_cast<double>(m), used_at[m]);
     }
     if (r.open_month) {
-      points += Point(c.X(now_month), c.Y(used_now)) + " ";
-      data += " " + Gpuh(used_now);
+      used.Add(now_month, used_now);
     }
-    points.pop_back();
     svg += fmt::format(
         "<polyline id=\"used\" data-gpuh=\"{}\" points=\"{}\" fill=\"none\" stroke=\"{}\" "
         "stroke-width=\"2.5\"/>\n",
-        data, points, kUsedColour);
+        used.gpuh(), used.points(), kUsedColour);
     if (r.lost > 0) {
-      std::string lost_points;
-      std::string lost_data;
+      Polyline accounted_line(c);
       for (std::size_t m = 0; m < accounted_at.size(); ++m) {
-        lost_points += Point(c.X(static_cast<double>(m)), c.Y(accounted_at[m])) + " ";
-        lost_data += (m == 0 ? "" : " ") + Gpuh(accounted_at[m]);
+        accounted_line.Add(static_cast<double>(m), accounted_at[m]);
       }
       if (r.open_month) {
         // On to now, so that the open month's window reads against it.
-        const GpuSeconds accounted_now = accounted_before_open + r.used_this_month;
-        lost_points += Point(c.X(now_month), c.Y(accounted_now)) + " ";
-        lost_data += " " + Gpuh(accounted_now);
+        accounted_line.Add(now_month, accounted_before_open + r.used_this_month);
       }
-      lost_points.pop_back();
       svg += fmt::format(
           "<polyline id=\"accounted\" data-gpuh=\"{}\" points=\"{}\" fill=\"none\" stroke=\"{}\" "
           "stroke-width=\"1.5\" stroke-dasharray=\"3 3\"/>\n",
-          lost_data, lost_points, kLostColour);
+          accounted_line.gpuh(), accounted_line.points(), kLostColour);
     }
   }
   if (r.month >= 1 && r.month <= r.months) {
