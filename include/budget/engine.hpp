@@ -1,6 +1,7 @@
 // The engine: budget.conf, the ledger and the priority maths behind one mutex, for the plugin.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -50,6 +51,9 @@ struct ProjectRanking {
   ProjectState state = ProjectState::kPreparatory;
   double budgeted = 0.0;  // in a budgeted partition: ProjectView::fair_share.factor
   double low = 0.0;       // in the low partition: the low band, or 0 (blocked, ended)
+  // The engine's generation these factors were computed in: while
+  // Engine::SteadyGeneration(now) returns it, they are RankingOf(account, now).
+  std::uint64_t generation = 0;
 };
 
 // What one row of Slurm's association table shows and ranks by, from one
@@ -153,6 +157,15 @@ class Engine {
   std::optional<double> UserUsage(std::string_view account, std::string_view user);
   PartitionKind KindOfPartition(std::string_view partition) const;
 
+  // The engine's generation at `now`, read without its mutex: nonzero when
+  // `now` falls on the local date the engine was last asked about, on a day
+  // without a clock change. A ProjectRanking of that generation is what
+  // RankingOf(account, now) would answer, since nothing its factors read (the
+  // ledger, budget.conf, the date) has changed: a job submitted between two
+  // passes is so ranked on the pass's factors, exactly, without a lookup by
+  // name. 0: ask by name. Never blocks.
+  std::uint64_t SteadyGeneration(UnixTime now) const noexcept;
+
   // The lifecycle verdict of a job (admission.hpp) at `now`, with the
   // configuration and the ledger in force.
   Admission Admit(const AdmissionRequest& request, UnixTime now);
@@ -204,6 +217,11 @@ class Engine {
   // Starts a new generation when the local date at `now` is not the current
   // one's.
   void AtLocked(UnixTime now);
+  // The generation, read under the mutex (its only writer holds it too).
+  std::uint64_t GenerationLocked() const { return generation_.load(std::memory_order_relaxed); }
+  // Starts a new generation of the same date: the ledger or budget.conf
+  // changed.
+  void NextGenerationLocked();
   // Computes the view, and keeps the factors a pass needs from it.
   ProjectView ComputeViewLocked(std::size_t project, UnixTime now);
   const ProjectUsage* UsageLocked(std::size_t project);
@@ -242,7 +260,14 @@ class Engine {
   // date asked about: cached views and factors of an older generation are
   // stale. A view reads the date, never the instant, so the submissions
   // between two passes find their project's factors computed.
-  std::uint64_t generation_ = 1;
+  // SteadyGeneration reads it without the mutex, as a sequence lock over the
+  // date's instants: even, and odd while AtLocked changes them.
+  std::atomic<std::uint64_t> generation_{2};
+  // The instants [begins, ends) of the generation's date; both 0 on a day
+  // with a clock change (or before the first date): SteadyGeneration then
+  // answers 0.
+  std::atomic<UnixTime> day_begins_{0};
+  std::atomic<UnixTime> day_ends_{0};
   // The local date of the generation, the same for every project's view, and
   // the last instant it was found for (the next is most often the same second).
   CivilDate today_;

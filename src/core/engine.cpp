@@ -2,6 +2,7 @@
 #include "budget/engine.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <iterator>
@@ -201,7 +202,7 @@ void Engine::InstallConfig(BudgetConfig config) {
   ForgetUsageLocked();
   view_project_ = kNoProject;
   config_ = std::move(shared);
-  ++generation_;
+  NextGenerationLocked();
 }
 
 // [[gnu::hot]] marks what a new job's priority runs, here and in the files it
@@ -271,7 +272,7 @@ void Engine::Accrue(std::string_view account, std::string_view user, std::string
   if (charged.empty()) {
     return;  // nothing billed: the project may still have no record
   }
-  ++generation_;
+  NextGenerationLocked();
   // The summary read again now, while the usage Accrue wrote is in the cache:
   // a pass charges its projects before it asks for their views.
   UsageSummary& summary = summaries_[project];
@@ -292,7 +293,7 @@ std::vector<ClosedMonth> Engine::Advance(UnixTime now) {
                              FormatGpuHours(c.row.graced) + ", remaining " +
                              FormatGpuHours(c.row.remaining));
   }
-  ++generation_;
+  NextGenerationLocked();
   TrackStatesLocked(now);
   return closed;
 }
@@ -365,7 +366,10 @@ std::optional<ProjectRanking> Engine::RankingOf(std::string_view account, UnixTi
     return std::nullopt;
   }
   const Factors& factors = FactorsLocked(project, now);
-  return ProjectRanking{.state = factors.state, .budgeted = factors.budgeted, .low = factors.low};
+  return ProjectRanking{.state = factors.state,
+                        .budgeted = factors.budgeted,
+                        .low = factors.low,
+                        .generation = factors.generation};
 }
 
 Admission Engine::Admit(const AdmissionRequest& request, UnixTime now) {
@@ -437,7 +441,7 @@ ProjectView Engine::ComputeViewLocked(std::size_t project, UnixTime now) {
   }
 
   Factors& factors = factors_[project];
-  factors.generation = generation_;
+  factors.generation = GenerationLocked();
   factors.budgeted = view.fair_share.factor;
   factors.state = view.status.state;
   // In the low partition every project ranks in the low band, by its low usage.
@@ -460,10 +464,41 @@ ProjectView Engine::ComputeViewLocked(std::size_t project, UnixTime now) {
   today_found_at_ = now;
   // Asked each second, not bounded by the date's midnights: where DST falls
   // back across midnight, a date comes back after the next one has begun.
-  if (const CivilDate today = options_.zone.DateAt(now); today != today_) {
-    ++generation_;
-    today_ = today;
+  const CivilDate today = options_.zone.DateAt(now);
+  if (today == today_) {
+    return;
   }
+  today_ = today;
+  UnixTime begins = options_.zone.MidnightOf(today_);
+  UnixTime ends = options_.zone.MidnightOf(AddDays(today_, 1));
+  // A day of 24 hours has no clock change, and every instant between its two
+  // midnights falls on it. Not so where DST falls back across midnight: the
+  // date comes back after the next one began.
+  if (constexpr UnixTime kSecondsPerDay = 86400; ends - begins != kSecondsPerDay) {
+    begins = ends = 0;
+  }
+  const std::uint64_t generation = GenerationLocked();
+  generation_.store(generation + 1, std::memory_order_relaxed);
+  std::atomic_thread_fence(std::memory_order_release);
+  day_begins_.store(begins, std::memory_order_relaxed);
+  day_ends_.store(ends, std::memory_order_relaxed);
+  generation_.store(generation + 2, std::memory_order_release);
+}
+
+void Engine::NextGenerationLocked() {
+  generation_.store(GenerationLocked() + 2, std::memory_order_release);
+}
+
+std::uint64_t Engine::SteadyGeneration(UnixTime now) const noexcept {
+  const std::uint64_t generation = generation_.load(std::memory_order_acquire);
+  const UnixTime begins = day_begins_.load(std::memory_order_relaxed);
+  const UnixTime ends = day_ends_.load(std::memory_order_relaxed);
+  std::atomic_thread_fence(std::memory_order_acquire);
+  if (generation_.load(std::memory_order_relaxed) != generation || (generation & 1) != 0 ||
+      now < begins || now >= ends) {
+    return 0;
+  }
+  return generation;
 }
 
 void Engine::ForgetUsageLocked() {
@@ -481,7 +516,7 @@ const ProjectUsage* Engine::UsageLocked(std::size_t project) {
 [[gnu::hot]] const Engine::Factors& Engine::FactorsLocked(std::size_t project, UnixTime now) {
   AtLocked(now);
   const Factors& factors = factors_[project];
-  if (factors.generation != generation_) {
+  if (factors.generation != GenerationLocked()) {
     ComputeViewLocked(project, now);
   }
   return factors;
@@ -489,10 +524,10 @@ const ProjectUsage* Engine::UsageLocked(std::size_t project) {
 
 const ProjectView& Engine::LastViewLocked(std::size_t project, UnixTime now) {
   AtLocked(now);
-  if (project != view_project_ || generation_ != view_generation_) {
+  if (project != view_project_ || GenerationLocked() != view_generation_) {
     view_ = ComputeViewLocked(project, now);
     view_project_ = project;
-    view_generation_ = generation_;
+    view_generation_ = GenerationLocked();
   }
   return view_;
 }
@@ -529,7 +564,10 @@ void Engine::Associations(std::span<const AssociationKey> keys, UnixTime now,
       if (const std::size_t project = FindLocked(keys[i].account); project != kNoProject) {
         row.project = &LastViewLocked(project, now);
         const Factors& factors = FactorsLocked(project, now);  // computed with the view
-        row.ranking = {.state = factors.state, .budgeted = factors.budgeted, .low = factors.low};
+        row.ranking = {.state = factors.state,
+                       .budgeted = factors.budgeted,
+                       .low = factors.low,
+                       .generation = factors.generation};
         users = UserFinder(UsageLocked(project));
       }
     }

@@ -401,6 +401,111 @@ TEST_F(EngineCache, AReloadOfTheSameBudgetsKeepsTheInstalledOnes) {
   EXPECT_NE(engine->Project("chem", now)->status.remaining, remaining);
 }
 
+// A submission between two passes ranks on the pass's factors while the
+// engine's generation is theirs: every change their view reads (a charge,
+// budget.conf, the date, a pass's decay) starts a new one, and nothing else
+// does.
+TEST_F(EngineCache, TheSteadyGenerationIsTheRankingsUntilSomethingItReadsChanges) {
+  Write(conf_, kTwoProjects);
+  const UnixTime now = At(2026, 4, 15, 10);
+  auto engine = Open(now);
+  ASSERT_NE(engine, nullptr);
+  const ProjectRanking first = *engine->RankingOf("chem", now);
+  ASSERT_NE(first.generation, 0U);
+  EXPECT_EQ(engine->SteadyGeneration(now), first.generation);
+  EXPECT_EQ(engine->SteadyGeneration(At(2026, 4, 15)), first.generation);  // same date
+  EXPECT_EQ(engine->SteadyGeneration(At(2026, 4, 15, 23, 59, 59)), first.generation);
+  EXPECT_EQ(engine->SteadyGeneration(At(2026, 4, 16)), 0U);  // the next date: ask by name
+  EXPECT_EQ(engine->SteadyGeneration(At(2026, 4, 14, 23, 59, 59)), 0U);
+  EXPECT_EQ(engine->RankingOf("phys", now)->generation, first.generation);
+
+  engine->Accrue("chem", "ana", "scratch", 4, now - 3600, now);  // not billed: no change
+  EXPECT_EQ(engine->SteadyGeneration(now), first.generation);
+  ASSERT_TRUE(engine->Reload(conf_).ok());  // the same budgets
+  EXPECT_EQ(engine->SteadyGeneration(now), first.generation);
+
+  engine->Accrue("chem", "ana", "normal", 4, now - 3600, now);
+  const std::uint64_t charged = engine->SteadyGeneration(now);
+  EXPECT_NE(charged, first.generation);
+  EXPECT_NE(charged, 0U);
+  const ProjectRanking after_charge = *engine->RankingOf("chem", now);
+  EXPECT_EQ(after_charge.generation, charged);
+  EXPECT_LT(after_charge.budgeted, first.budgeted);
+
+  engine->Advance(now + 60);
+  EXPECT_NE(engine->SteadyGeneration(now + 60), charged);
+
+  std::string more(kTwoProjects);
+  more.replace(more.find("Credit=6000"), 11, "Credit=6600");
+  Write(conf_, more);
+  const std::uint64_t before_reload = engine->SteadyGeneration(now);
+  ASSERT_TRUE(engine->Reload(conf_).ok());
+  EXPECT_NE(engine->SteadyGeneration(now), before_reload);
+
+  const UnixTime tomorrow = At(2026, 4, 16, 1);
+  const ProjectRanking next_day = *engine->RankingOf("chem", tomorrow);
+  EXPECT_EQ(engine->SteadyGeneration(tomorrow), next_day.generation);
+  EXPECT_EQ(engine->SteadyGeneration(now), 0U);  // today is tomorrow's yesterday
+}
+
+// On a day the clock changes, its instants are no one range between two
+// midnights: the engine then has no steady generation, and a submission asks
+// by name. Where DST falls back across midnight a date comes back after the
+// next one began; an instant of it never gets the next date's generation.
+TEST_F(EngineCache, ADayWithAClockChangeHasNoSteadyGeneration) {
+  const ScopedTz tz("AAA3BBB,M3.2.0,M6.1.1/0:30");  // back to 23:30 on 31 May at 00:30
+  const TimeZone zone = TimeZone::Local();
+  const UnixTime june_first = At(2026, 6, 1, 12);
+  const UnixTime may_again = At(2026, 6, 1, 2, 45);  // 23:45 on 31 May, after it
+  const UnixTime june_second = At(2026, 6, 2, 12);
+  const UnixTime march_eighth = At(2026, 3, 8, 12);  // DST begins at 02:00: 23 hours
+  ASSERT_EQ(zone.DateAt(june_first), (CivilDate{2026, 6, 1}));
+  ASSERT_EQ(zone.DateAt(may_again), (CivilDate{2026, 5, 31}));
+  auto engine = Open(june_first, zone);
+  ASSERT_NE(engine, nullptr);
+  const std::uint64_t june = engine->RankingOf("chem", june_first)->generation;
+  EXPECT_EQ(engine->SteadyGeneration(may_again), 0U);
+  const std::uint64_t at_noon = engine->SteadyGeneration(june_first);
+  EXPECT_TRUE(at_noon == 0 || at_noon == june) << at_noon;  // mktime picks 1 June's midnight
+
+  const std::uint64_t generation = engine->RankingOf("chem", june_second)->generation;
+  EXPECT_NE(generation, 0U);
+  EXPECT_EQ(engine->SteadyGeneration(june_second), generation);
+
+  ASSERT_TRUE(engine->RankingOf("chem", march_eighth).has_value());
+  EXPECT_EQ(engine->SteadyGeneration(march_eighth), 0U);
+  EXPECT_EQ(engine->SteadyGeneration(march_eighth + 3 * kHour), 0U);
+}
+
+// SteadyGeneration takes no lock: read while another thread charges and
+// moves the date, it answers 0 or a generation whose date holds `now`,
+// never one of the other date.
+TEST_F(EngineCache, TheSteadyGenerationIsReadWhileTheEngineChanges) {
+  Write(conf_, kTwoProjects);
+  const UnixTime day1 = At(2026, 4, 15, 10);
+  const UnixTime day2 = At(2026, 4, 16, 10);
+  auto engine = Open(day1);
+  ASSERT_NE(engine, nullptr);
+  std::atomic<bool> done{false};
+  std::thread writer([&] {
+    for (int i = 0; i < 20'000; ++i) {
+      const UnixTime now = i % 2 == 0 ? day1 : day2;
+      engine->Accrue("chem", "ana", "normal", 1, now - 1, now);
+      (void)engine->RankingOf("phys", now);
+    }
+    done = true;
+  });
+  while (!done) {
+    const std::uint64_t generation = engine->SteadyGeneration(day1);
+    EXPECT_EQ(generation % 2, 0U);  // never one caught while the date changes
+    if (generation != 0) {
+      EXPECT_NE(engine->SteadyGeneration(day2), generation);  // day 1's is not day 2's
+    }
+  }
+  writer.join();
+  EXPECT_NE(engine->SteadyGeneration(day2), 0U);  // the writer's last date
+}
+
 TEST_F(EngineCache, BothPriorityFormsAgree) {
   Write(conf_, kTwoProjects);
   const UnixTime now = At(2026, 4, 15);
