@@ -257,7 +257,20 @@ typedef struct {
 	budget_project_lifecycle lifecycle;
 	double fair_share_budgeted;	/* [0, 1], in a budgeted partition */
 	double fair_share_low;		/* [0, 1], in the low partition */
+	/* The engine's generation the factors were computed in (0 for an
+	 * account without a budget): see budget_engine_steady_generation. */
+	uint64_t generation;
 } budget_project_ranking;
+
+/* The engine's generation at `now`, read without waiting for the engine:
+ * nonzero when `now` falls on the local date the engine was last asked
+ * about, on a day without a clock change. A ranking (of
+ * budget_engine_project_ranking or budget_engine_associations) whose
+ * generation equals it is the one budget_engine_project_ranking would give
+ * at `now`: nothing its factors read (the ledger, budget.conf, the date) has
+ * changed since. 0 for a NULL engine, or when the caller must ask by name. */
+uint64_t budget_engine_steady_generation(const budget_engine *engine,
+					 int64_t now);
 
 /* BUDGET_E_INVALID for a NULL engine or out; otherwise BUDGET_OK, also for
  * an account without a budget (state NONE, both factors 0). */

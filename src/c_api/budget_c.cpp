@@ -120,13 +120,17 @@ budget_project_lifecycle LifecycleOf(const budget::Engine& engine,
 budget_project_ranking RankingOf(const budget::ProjectRanking& ranking) {
   return {.lifecycle = LifecycleOf(ranking.state),
           .fair_share_budgeted = ranking.budgeted,
-          .fair_share_low = ranking.low};
+          .fair_share_low = ranking.low,
+          .generation = ranking.generation};
 }
 
-// The ranking of an account without a budget: factors 0. Takes the engine's mutex.
+// The ranking of an account without a budget: factors 0, and generation 0 (it
+// was not computed under the mutex with the rows). Takes the engine's mutex.
 budget_project_ranking NoBudgetRanking(const budget::Engine& engine) {
-  return {
-      .lifecycle = NoBudgetLifecycle(engine), .fair_share_budgeted = 0.0, .fair_share_low = 0.0};
+  return {.lifecycle = NoBudgetLifecycle(engine),
+          .fair_share_budgeted = 0.0,
+          .fair_share_low = 0.0,
+          .generation = 0};
 }
 
 // Answers keys[0..n-1] into out[0..n-1] as budget_engine_associations
@@ -516,6 +520,10 @@ budget_status budget_engine_project_ranking(budget_engine* engine, const char* a
     *out = ranking ? RankingOf(*ranking) : NoBudgetRanking(*engine->engine);
     return BUDGET_OK;
   });
+}
+
+uint64_t budget_engine_steady_generation(const budget_engine* engine, int64_t now) {
+  return engine != nullptr ? engine->engine->SteadyGeneration(now) : 0;
 }
 
 budget_status budget_engine_association(budget_engine* engine, const char* account,

@@ -155,6 +155,18 @@ static void check_priority_with_fair_share(budget_engine *engine,
 					    &err) == BUDGET_OK);
 	CHECK(ranking.lifecycle.state == BUDGET_PROJECT_ACTIVE);
 	CHECK(ranking.fair_share_budgeted > 0.0);
+
+	/* A project's ranking is of the engine's steady generation, which a
+	 * submission reads without waiting; an account without a budget has
+	 * none, and neither has a NULL engine or the next date. */
+	CHECK(ranking.generation != 0);
+	CHECK(budget_engine_steady_generation(engine, job->now) ==
+	      ranking.generation);
+	CHECK(budget_engine_steady_generation(engine, job->now + 86400) == 0);
+	CHECK(budget_engine_steady_generation(NULL, job->now) == 0);
+	CHECK(budget_engine_project_ranking(engine, "nobody", job->now,
+					    &ranking, &err) == BUDGET_OK);
+	CHECK(ranking.generation == 0);
 }
 
 /* Field by field: padding makes memcmp unreliable. */
@@ -174,7 +186,8 @@ static int same_ranking(const budget_project_ranking *a,
 	return a->lifecycle.state == b->lifecycle.state &&
 	       a->lifecycle.allows_all == b->lifecycle.allows_all &&
 	       a->fair_share_budgeted == b->fair_share_budgeted &&
-	       a->fair_share_low == b->fair_share_low;
+	       a->fair_share_low == b->fair_share_low &&
+	       a->generation == b->generation;
 }
 
 /* budget_engine_association is budget_engine_project, _project_ranking and
