@@ -78,6 +78,20 @@ extern const budget_project_ranking *assoc_rankings_of(
 	return &entry->ranking;
 }
 
+extern const budget_project_ranking *assoc_rankings_at(
+	const slurmdb_assoc_rec_t *assoc, uint64_t generation)
+{
+	const assoc_ranking_t *entry;
+
+	if (!assoc || !generation || (assoc->id >= rankings_cnt))
+		return NULL;
+	entry = &rankings[assoc->id];
+	if ((entry->assoc != assoc) ||
+	    (entry->ranking.generation != generation))
+		return NULL;
+	return &entry->ranking;
+}
+
 extern void assoc_rankings_free(void)
 {
 	xfree(rankings);

@@ -4,12 +4,15 @@
  *
  *  The pass fills the table in its publish step (assoc write lock held),
  *  then ranks every pending job from its association's entry, the way
- *  priority/multifactor reads fs_factor from the job's association. Only the
- *  pass thread reads or writes the table, so it takes no lock of its own. An
- *  entry counts only in the pass that filled it and for the association
- *  record it was filled from: an association added since, or one whose id
- *  lies beyond what the table keeps, has none, and the caller asks the
- *  engine by name as before.
+ *  priority/multifactor reads fs_factor from the job's association. A
+ *  submission between passes reads its association's entry too, while the
+ *  engine's generation is still the entry's. Only the pass thread writes
+ *  the table, under the assoc write lock; readers hold the assoc read lock,
+ *  so the table takes no lock of its own. An entry counts only for the
+ *  association record it was filled from, and in the pass that filled it
+ *  (assoc_rankings_of) or in its generation (assoc_rankings_at): an
+ *  association added since, or one whose id lies beyond what the table
+ *  keeps, has none, and the caller asks the engine by name as before.
 \*****************************************************************************/
 
 #ifndef BUDGET_SLURM_ASSOC_RANKINGS_H
@@ -32,6 +35,12 @@ extern void assoc_rankings_keep(const slurmdb_assoc_rec_t *assoc,
 /* The ranking of this pass for `assoc`, or NULL when it has none. */
 extern const budget_project_ranking *assoc_rankings_of(
 	const slurmdb_assoc_rec_t *assoc);
+
+/* The ranking kept for `assoc` in the engine's `generation` (nonzero,
+ * budget_engine_steady_generation), whichever pass kept it, or NULL. Caller
+ * holds assoc{R assoc}. */
+extern const budget_project_ranking *assoc_rankings_at(
+	const slurmdb_assoc_rec_t *assoc, uint64_t generation);
 
 /* Frees the table (at fini, once the pass thread has stopped). */
 extern void assoc_rankings_free(void);

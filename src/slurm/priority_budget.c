@@ -644,51 +644,89 @@ static void _job_inputs(job_record_t *job_ptr, part_record_t *part_ptr,
 }
 
 /* More partitions than a site has; beyond them a role is asked by name. */
-#define PASS_PART_CNT 16
+#define ROLE_MEMO_CNT 16
+/* A longer partition name is asked by name each time. */
+#define ROLE_MEMO_NAME 64
 
 /*
- * The ranking walk: its instant, how many jobs it ranked and how many of
- * them by name (for the log), the current job's project as the publish step
+ * The partitions' roles in budget.conf found so far, by record and name: a
+ * record freed by `scontrol delete partition` may come back at the same
+ * address under another name. The ranking walk keeps its own for one walk;
+ * the submissions between passes share one for as long as the engine's
+ * generation lasts (a new budget.conf starts a new one). Caller holds job
+ * write, or owns the memo.
+ */
+typedef struct {
+	uint64_t generation;
+	uint32_t cnt;
+	part_record_t *parts[ROLE_MEMO_CNT];
+	char names[ROLE_MEMO_CNT][ROLE_MEMO_NAME];
+	budget_partition_role roles[ROLE_MEMO_CNT];
+} role_memo_t;
+
+/* Forgets the roles of another generation than `generation`. */
+static void _role_memo_at(role_memo_t *memo, uint64_t generation)
+{
+	if (memo->generation != generation) {
+		memo->generation = generation;
+		memo->cnt = 0;
+	}
+}
+
+/* part_ptr's role in budget.conf, asked of the engine once per memo.
+ * Caller holds part read. */
+static budget_partition_role _partition_role(role_memo_t *memo,
+					     part_record_t *part_ptr)
+{
+	const char *name = (part_ptr && part_ptr->name) ? part_ptr->name : "";
+	budget_partition_role role;
+	uint32_t i;
+
+	for (i = 0; i < memo->cnt; i++)
+		if ((memo->parts[i] == part_ptr) &&
+		    !strcmp(memo->names[i], name))
+			return memo->roles[i];
+	role = budget_engine_partition_role(engine, part_ptr ? name : NULL);
+	if ((memo->cnt < ROLE_MEMO_CNT) && (strlen(name) < ROLE_MEMO_NAME)) {
+		memo->parts[memo->cnt] = part_ptr;
+		strcpy(memo->names[memo->cnt], name);
+		memo->roles[memo->cnt] = role;
+		memo->cnt++;
+	}
+	return role;
+}
+
+/* The roles the submissions between passes found (see role_memo_t). */
+static role_memo_t submission_roles;
+
+/* How the jobs submitted since the last pass were ranked: on its factors or
+ * by name (for the pass's DebugFlags=Priority line). Under the job write
+ * lock. */
+static uint32_t submitted_on_pass = 0;
+static uint32_t submitted_by_name = 0;
+
+/*
+ * A ranking: its instant, how many jobs it ranked and how many of them by
+ * name (for the pass's log), the current job's project as the publish step
  * resolved it (NULL: ask the engine by name), and the roles of the
  * partitions seen so far. With them a job is ranked without a lookup by
- * name, as multifactor ranks it from its association's fs_factor.
+ * name, as multifactor ranks it from its association's fs_factor. The pass
+ * ranks every pending job in one; a submission between passes is ranked in
+ * its own, when the engine's generation is still its project's.
  */
 typedef struct {
 	time_t now;
 	uint32_t ranked;
 	uint32_t ranked_by_name;
 	const budget_project_ranking *project;
-	uint32_t part_cnt;
-	part_record_t *parts[PASS_PART_CNT];
-	budget_partition_role roles[PASS_PART_CNT];
+	role_memo_t *roles;
 } pass_ranking_t;
-
-/* part_ptr's role in budget.conf, asked once per walk. Caller holds part
- * read. */
-static budget_partition_role _partition_role(pass_ranking_t *pass,
-					     part_record_t *part_ptr)
-{
-	budget_partition_role role;
-	uint32_t i;
-
-	for (i = 0; i < pass->part_cnt; i++)
-		if (pass->parts[i] == part_ptr)
-			return pass->roles[i];
-	role = budget_engine_partition_role(engine,
-					    part_ptr ? part_ptr->name : NULL);
-	if (pass->part_cnt < PASS_PART_CNT) {
-		pass->parts[pass->part_cnt] = part_ptr;
-		pass->roles[pass->part_cnt] = role;
-		pass->part_cnt++;
-	}
-	return role;
-}
 
 /* The FAIRSHARE factor of the walk's current job in part_ptr: what
  * budget_engine_job_priority would find by name. */
 static double _known_fair_share(pass_ranking_t *pass, part_record_t *part_ptr)
 {
-	switch (_partition_role(pass, part_ptr)) {
+	switch (_partition_role(pass->roles, part_ptr)) {
 	case BUDGET_PARTITION_BUDGETED:
 		return pass->project->fair_share_budgeted;
 	case BUDGET_PARTITION_LOW:
@@ -1032,9 +1070,13 @@ static void _calc_pass(time_t now)
 	assoc_mgr_lock_t rank_locks = { .assoc = READ_LOCK, .qos = READ_LOCK,
 					.tres = READ_LOCK };
 	pass_accrual_t accrual = { .now = now, .decay = _decay_per_sec() };
-	pass_ranking_t ranking = { .now = now };
+	role_memo_t roles = { .generation = 0, .cnt = 0 };
+	pass_ranking_t ranking = { .now = now, .roles = &roles };
 	pass_holds_t holds = { 0, 0 };
 	pass_phases_t phases = { 0, 0, 0, 0 };
+	struct {
+		uint32_t on_pass, by_name;
+	} submitted;
 	budget_error err;
 	struct timespec pass_start, mark, saving_at;
 
@@ -1072,6 +1114,9 @@ static void _calc_pass(time_t now)
 	assoc_mgr_lock(&rank_locks);
 	(void) list_for_each_ro(job_list, _rank_job, &ranking);
 	last_job_update = now;
+	submitted.on_pass = submitted_on_pass;
+	submitted.by_name = submitted_by_name;
+	submitted_on_pass = submitted_by_name = 0;
 	assoc_mgr_unlock(&rank_locks);
 	unlock_slurmctld(job_write_lock);
 	_count_hold(&holds, &mark);
@@ -1091,6 +1136,9 @@ static void _calc_pass(time_t now)
 		 " usec, publish %"PRId64" usec",
 		 plugin_type, phases.decay_usec, phases.lock_wait_usec,
 		 phases.advance_usec, phases.publish_usec);
+	log_flag(PRIO, "%s: since the pass before, %u new jobs ranked on its "
+		 "factors, %u by name",
+		 plugin_type, submitted.on_pass, submitted.by_name);
 }
 
 /*
@@ -1182,6 +1230,9 @@ extern int init(void)
 	/* Statics may survive a fini()/dlclose() cycle: reset them. */
 	slurm_mutex_lock(&plugin_lock);
 	plugin_shutdown = false;
+	/* Roles of another engine's generations (no job lock is needed: no
+	 * submission is ranked before init returns). */
+	memset(&submission_roles, 0, sizeof(submission_roles));
 	slurm_mutex_unlock(&plugin_lock);
 
 	conf_path = budget_conf_path();
@@ -1262,6 +1313,9 @@ BUDGET_HOT
 extern uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
 {
 	assoc_mgr_lock_t locks = { .assoc = READ_LOCK, .qos = READ_LOCK };
+	pass_ranking_t submission = { .now = time(NULL),
+				      .roles = &submission_roles };
+	uint64_t generation;
 	uint32_t priority;
 
 	(void) last_prio;
@@ -1269,8 +1323,22 @@ extern uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
 		return 1;	/* never 0: 0 means held (facts §2.1) */
 	site_factor_g_set(job_ptr);
 	assoc_mgr_lock(&locks);
-	priority = _job_priority(job_ptr, time(NULL), NULL);
+	/* The last pass's factors for the job's project, when nothing they
+	 * read has changed since (the engine's generation): exactly what the
+	 * engine would answer by name. */
+	generation = budget_engine_steady_generation(engine, submission.now);
+	if (generation) {
+		submission.project = assoc_rankings_at(job_ptr->assoc_ptr,
+						       generation);
+		_role_memo_at(&submission_roles, generation);
+	}
+	priority = _job_priority(job_ptr, submission.now,
+				 submission.project ? &submission : NULL);
 	assoc_mgr_unlock(&locks);
+	if (submission.project)
+		submitted_on_pass++;
+	else
+		submitted_by_name++;
 	debug2("%s: initial priority for %pJ is %u", plugin_type, job_ptr,
 	       priority);
 	return priority;

@@ -10,9 +10,10 @@
 #      sprio's PRIORITY equals squeue's; sshare shows RawShares = expected GPUh and every
 #      user the project's FairShare; an account without a budget gets FAIRSHARE 0; a job
 #      in two partitions is ranked in each; PrivateData=jobs hides others' jobs in sprio;
-#      jobs submitted between passes rank as the pass ranks them;
+#      jobs submitted between passes rank as the pass ranks them, on its factors;
 #   3. usage accrues while jobs run (periodic passes and job end): the ledger holds exactly
-#      nodes x 4 x elapsed; TRESRunMins drains back to 0;
+#      nodes x 4 x elapsed; TRESRunMins drains back to 0; a job submitted after a job's end
+#      charged its project is ranked by name, not on the factors of the pass before;
 #   4. a slurmctld restart keeps the ledger;
 #   5. `scontrol reconfigure` with a broken budget.conf keeps the old one and logs why; with a
 #      good one, a job submitted before the next pass is ranked on the new budget;
@@ -38,6 +39,20 @@ export CTLD_MALLOC_PERTURB=165
 export EXTRA_SLURM_CONF="PriorityParameters=budget_conf=$work/budget.conf
 PrivateData=jobs"
 weight_fs=10000000
+
+# The passes' counts of the jobs submitted between them (DebugFlags=Priority): how many lines
+# so far, and the sum of those after the first SKIP as "ON_THE_PASS_FACTORS BY_NAME".
+since_pattern="since the pass before, [0-9]* new jobs ranked on its factors, [0-9]* by name"
+count_pass_lines() { grep -c "$since_pattern" "$ctld_log" || true; }
+submissions_ranked_since() { # SKIP
+  grep -o "$since_pattern" "$ctld_log" |
+    awk -v skip="$1" 'NR > skip { on += $5; by += $12 } END { print on + 0, by + 0 }'
+}
+submissions_counted() { # SKIP N: the lines after SKIP count N jobs or more
+  local on by
+  read -r on by < <(submissions_ranked_since "$1")
+  ((on + by >= $2))
+}
 
 section "start: the plugin loads; accounts and past usage"
 FRESH=1 cluster_start
@@ -138,8 +153,9 @@ scontrol setdebug verbose # DebugFlags lines are logged at verbose
 scontrol setdebugflags +Priority
 pass_line="pass ranked [0-9]* jobs in .*, 0 ranked by name"
 wait_for 90 "a pass that ranks every job from its association" grep -q "$pass_line" "$ctld_log"
-scontrol setdebugflags -Priority
-scontrol setdebug info
+# The same pass counts the jobs submitted since the one before; later lines count the jobs
+# submitted between passes (submissions_ranked_since).
+wait_for 10 "the pass's count of new jobs" grep -q "since the pass before, " "$ctld_log"
 grep -o "pass ranked .*" "$ctld_log" | tail -1
 phases_line="pass outside the job write lock: usage decay [0-9]* usec, waiting for the lock [0-9]* usec, advance [0-9]* usec, publish [0-9]* usec"
 check "the pass logs where its time outside the job write lock went" grep -q "$phases_line" "$ctld_log"
@@ -153,7 +169,10 @@ done
 # factors the engine gave for the job in normal and in low, but for the usage the pass
 # decayed in between (tens a minute here). A wrong partition role moves FAIRSHARE from one
 # band to another, by millions.
+# Nothing charged since the pass (the running blocker is charged by passes), so both are
+# ranked on the pass's factors, without a lookup by name: the next pass's count says so.
 declare -A fs_by_name=([normal]=$fs_on [low]=$fs_low)
+counted=$(count_pass_lines)
 for part in normal low; do
   late=$(cluster_as u_on sbatch --parsable -A p_on -p "$part" -N4 --exclusive --gres=gpu:4 \
     -t 2 --chdir="$work" -o /dev/null --wrap 'sleep 1')
@@ -162,6 +181,11 @@ for part in normal low; do
     awk_true "($fs_late - ${fs_by_name[$part]})^2 < (0.001 * $weight_fs)^2"
   scancel "$late"
 done
+wait_for 90 "a pass to count them" submissions_counted "$counted" 2
+check "both ranked on the last pass's factors, none by name ($(submissions_ranked_since "$counted"))" \
+  test "$(submissions_ranked_since "$counted")" = "2 0"
+scontrol setdebugflags -Priority
+scontrol setdebug info
 
 scancel "$blocker"
 wait_for 180 "the three jobs to finish" jobs_done "${job[@]}"
@@ -198,6 +222,33 @@ check "accrual ticks and job end add up to exactly 2 x 4 x ${elapsed} s ($want G
   awk_true "($on_after - $want)^2 < 1e-9"
 run_mins=$(sshare -a -l -P | awk -F'|' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "TRESRunMins") c = i; next } { print $c }' | tr ',' '\n' | awk -F= '$2 != 0' | wc -l)
 check "TRESRunMins drained to 0 once every job ended" test "$run_mins" = 0
+
+# A job's end charges its project at once (priority_p_job_end), and the charge starts a new
+# generation of the engine: a job submitted after it, before the next pass, is ranked by name
+# on the charged budget, not on the factors the pass before the charge left. Right after a
+# pass, the next is a minute away; should one come between the two jobs all the same, again.
+scontrol setdebug verbose
+scontrol setdebugflags +Priority
+for attempt in 1 2; do
+  wait_for 90 "a pass" ledger_saved_after "$(date +%s)"
+  pass_at=$(ledger_saved_at)
+  sleep 1 # its log lines follow the save
+  counted=$(count_pass_lines)
+  short=$(cluster_as u_on sbatch --parsable -A p_on -N1 --exclusive -t 1 \
+    --chdir="$work" -o /dev/null --wrap 'sleep 2')
+  wait_for 60 "the short job to end" jobs_done "$short"
+  after_charge=$(cluster_as u_on sbatch --parsable -A p_on -N1 --exclusive -t 1 \
+    --chdir="$work" -o /dev/null --wrap 'sleep 1')
+  [[ "$(ledger_saved_at)" == "$pass_at" ]] && break
+  echo "a pass came between the two jobs (attempt $attempt): again"
+  wait_for 60 "the job after the charge to end" jobs_done "$after_charge" # its own charge
+done
+wait_for 90 "a pass to count them" submissions_counted "$counted" 2
+check "a job before the charge ranked on the pass's factors, one after it by name ($(submissions_ranked_since "$counted"))" \
+  test "$(submissions_ranked_since "$counted")" = "1 1"
+scontrol setdebugflags -Priority
+scontrol setdebug info
+wait_for 60 "the job after the charge to end" jobs_done "$after_charge"
 
 section "4. a slurmctld restart keeps the ledger"
 before=$(ledger_json_field p_behind used_this_month)
