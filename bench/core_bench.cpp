@@ -200,16 +200,25 @@ class Submissions {
     benchmark::DoNotOptimize(out.priority);
   }
 
-  // The same submission ranked as the plugin ranks a job of an association
-  // its last pass resolved: the factor from that pass's table (`rankings`,
-  // one a project) and the partition's role, nothing looked up by name.
+  // The same submission ranked as priority_p_set ranks a job of an
+  // association its last pass resolved: the engine's steady generation read,
+  // then, while it is the ranking's, the factor from that pass's table
+  // (`rankings`, one a project) and the partition's role, nothing looked up
+  // by name.
   void NextResolved(bool move_clock, const std::vector<budget_project_ranking>& rankings,
                     const PartitionRoles& roles) {
     const PendingJob& job = NextJob(move_clock);  // before now_ is read
-    RankResolved(engine_, CJobOf(site_, job, now_),
-                 FairShareIn(rankings[static_cast<std::size_t>(job.project)],
-                             roles[static_cast<std::size_t>(job.partition)]),
-                 tres_, &err_);
+    const budget_project_ranking& ranking = rankings[static_cast<std::size_t>(job.project)];
+    const budget_job c_job = CJobOf(site_, job, now_);
+    if (budget_engine_steady_generation(engine_, now_) != ranking.generation) {
+      budget_job_priority out = {};
+      out.tres = tres_;
+      benchmark::DoNotOptimize(budget_engine_job_priority(engine_, &c_job, &out, &err_));
+      return;
+    }
+    RankResolved(engine_, c_job,
+                 FairShareIn(ranking, roles[static_cast<std::size_t>(job.partition)]), tres_,
+                 &err_);
   }
 
  private:
@@ -245,9 +254,9 @@ BENCHMARK(BM_SubmitPriority);
 // the timing is the same, the pause included (about 0.3 µs). new_second: 1
 // moves the clock as BM_SubmitPriority does, so that nearly every call
 // computes its project's view; 0 keeps one instant, every factor cached.
-// resolved: 1 ranks from the last pass's resolution (NextResolved), as
-// priority_p_set did at ed8a7f5 (reverted: no gain in slurmctld); 0 asks
-// the engine by name, as priority_p_set does.
+// resolved: 1 ranks from the last pass's resolution while the engine's
+// generation is its (NextResolved), as priority_p_set does; 0 asks the
+// engine by name, as priority_p_set does otherwise.
 void BM_SubmitPriorityCold(benchmark::State& state) {
   Site& site = SiteOf(kSiteProjects, kSiteUsers);
   Submissions submissions(site);

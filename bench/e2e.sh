@@ -22,7 +22,8 @@
 #   - sbatch throughput: SUBMIT_TIMED plain sbatch one after the other (cancelled after, and
 #     their records purged before the quiet window), and slurmctld's part of each (uprobes on
 #     the RPC threads): the wait for its locks, job_allocate, and within it the priority
-#     plugin's priority_g_set and the test of the nodes;
+#     plugin's priority_g_set and the test of the nodes; how priority/budget ranked them, on
+#     the pass's factors or by name (OUT_DIR/e2e-budget-submissions.txt, its passes' counts);
 #   - sdiag main and backfill mean cycles over a quiet window of QUIET seconds after
 #     `sdiag -r`;
 #   - slurmctld's VmRSS at the end, by mapping (OUT_DIR/e2e-PLUGIN-rss.txt).
@@ -440,6 +441,10 @@ phase() { # PLUGIN: multifactor | budget
       "$ctld_log" | awk '{ print $4, $7, $13, $22, $24 }' >"$work/budget_passes.txt" || true
     grep -o "priority/budget: pass outside the job write lock: .*" "$ctld_log" \
       >"$work/budget_phases.txt" || true
+    # How each pass found the jobs submitted since the one before ranked: the timed
+    # submissions on the first pass's factors, or by name.
+    grep -o "priority/budget: since the pass before, .*" "$ctld_log" \
+      >"$work/budget_submissions.txt" || true
   fi
   echo "${plugin}_end=$(mono_now)" >>"$work/phases.env"
   cat "$r" >&2
@@ -452,6 +457,7 @@ report() { # ROUND_OUT
   local dir=$1
   cp "$work/budget_passes.txt" "$dir/e2e-budget-passes.txt" 2>/dev/null || true
   cp "$work/budget_phases.txt" "$dir/e2e-budget-phases.txt" 2>/dev/null || true
+  cp "$work/budget_submissions.txt" "$dir/e2e-budget-submissions.txt" 2>/dev/null || true
   for plugin in multifactor budget; do
     cp "$work/$plugin-queue.txt" "$dir/e2e-$plugin-queue.txt" 2>/dev/null || true
   done
