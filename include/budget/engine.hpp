@@ -87,9 +87,10 @@ using AssociationSink = std::function<void(std::size_t index, const AssociationR
 ProjectTerms TermsOf(const ProjectSpec& spec);
 std::vector<ProjectTerms> TermsOf(const BudgetConfig& config);
 
-// Thread-safe: every public method takes the engine's mutex, and none calls
-// out except through the log sink and Associations' sink (both called with
-// the mutex held: they must not call back into the engine).
+// Thread-safe: every public method but SteadyGeneration (lock-free) takes the
+// engine's mutex, and none calls out except through the log sink and
+// Associations' sink (both called with the mutex held: they must not call
+// back into the engine).
 class Engine {
  public:
   // Reads budget.conf (every error logged; the first returned) and the ledger
