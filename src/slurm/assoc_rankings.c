@@ -65,15 +65,23 @@ extern void assoc_rankings_keep(const slurmdb_assoc_rec_t *assoc,
 	entry->ranking = *ranking;
 }
 
-extern const budget_project_ranking *assoc_rankings_of(
-	const slurmdb_assoc_rec_t *assoc)
+/* The entry filled from this association record, or NULL. */
+static const assoc_ranking_t *_entry_of(const slurmdb_assoc_rec_t *assoc)
 {
 	const assoc_ranking_t *entry;
 
 	if (!assoc || (assoc->id >= rankings_cnt))
 		return NULL;
 	entry = &rankings[assoc->id];
-	if ((entry->pass != current_pass) || (entry->assoc != assoc))
+	return (entry->assoc == assoc) ? entry : NULL;
+}
+
+extern const budget_project_ranking *assoc_rankings_of(
+	const slurmdb_assoc_rec_t *assoc)
+{
+	const assoc_ranking_t *entry = _entry_of(assoc);
+
+	if (!entry || (entry->pass != current_pass))
 		return NULL;
 	return &entry->ranking;
 }
@@ -81,12 +89,9 @@ extern const budget_project_ranking *assoc_rankings_of(
 extern const budget_project_ranking *assoc_rankings_at(
 	const slurmdb_assoc_rec_t *assoc, uint64_t generation)
 {
-	const assoc_ranking_t *entry;
+	const assoc_ranking_t *entry = _entry_of(assoc);
 
-	if (!assoc || !generation || (assoc->id >= rankings_cnt))
-		return NULL;
-	entry = &rankings[assoc->id];
-	if ((entry->assoc != assoc) ||
+	if (!entry || !generation ||
 	    (entry->ranking.generation != generation))
 		return NULL;
 	return &entry->ranking;
