@@ -193,11 +193,7 @@ class Submissions {
 
   void Next(bool move_clock) {
     const PendingJob& job = NextJob(move_clock);  // before now_ is read
-    const budget_job c_job = CJobOf(site_, job, now_);
-    budget_job_priority out = {};
-    out.tres = tres_;
-    benchmark::DoNotOptimize(budget_engine_job_priority(engine_, &c_job, &out, &err_));
-    benchmark::DoNotOptimize(out.priority);
+    RankByName(CJobOf(site_, job, now_));
   }
 
   // The same submission ranked as priority_p_set ranks a job of an
@@ -211,9 +207,7 @@ class Submissions {
     const budget_project_ranking& ranking = rankings[static_cast<std::size_t>(job.project)];
     const budget_job c_job = CJobOf(site_, job, now_);
     if (budget_engine_steady_generation(engine_, now_) != ranking.generation) {
-      budget_job_priority out = {};
-      out.tres = tres_;
-      benchmark::DoNotOptimize(budget_engine_job_priority(engine_, &c_job, &out, &err_));
+      RankByName(c_job);
       return;
     }
     RankResolved(engine_, c_job,
@@ -222,6 +216,15 @@ class Submissions {
   }
 
  private:
+  // The job's priority asked of the engine by name, as priority_p_set asks it
+  // when the last pass's factors are not the engine's.
+  void RankByName(const budget_job& c_job) {
+    budget_job_priority out = {};
+    out.tres = tres_;
+    benchmark::DoNotOptimize(budget_engine_job_priority(engine_, &c_job, &out, &err_));
+    benchmark::DoNotOptimize(out.priority);
+  }
+
   // The next submission's job, the clock moved first when `move_clock` says so.
   const PendingJob& NextJob(bool move_clock) {
     if (move_clock && next_ % kSubmitsPerSecond == 0) {
