@@ -462,8 +462,8 @@ ProjectView Engine::ComputeViewLocked(std::size_t project, UnixTime now) {
     return;
   }
   today_found_at_ = now;
-  // Asked each second, not bounded by the date's midnights: where DST falls
-  // back across midnight, a date comes back after the next one has begun.
+  // Asked again each second rather than kept until the date's end: where DST
+  // falls back across midnight, a date comes back after the next one began.
   const CivilDate today = options_.zone.DateAt(now);
   if (today == today_) {
     return;
@@ -471,9 +471,9 @@ ProjectView Engine::ComputeViewLocked(std::size_t project, UnixTime now) {
   today_ = today;
   UnixTime begins = options_.zone.MidnightOf(today_);
   UnixTime ends = options_.zone.MidnightOf(AddDays(today_, 1));
-  // A day of 24 hours has no clock change, and every instant between its two
-  // midnights falls on it. Not so where DST falls back across midnight: the
-  // date comes back after the next one began.
+  // A day of 24 hours has no clock change: every instant between its two
+  // midnights falls on it, so SteadyGeneration may trust them. Any other day
+  // publishes no bounds.
   if (constexpr UnixTime kSecondsPerDay = 86400; ends - begins != kSecondsPerDay) {
     begins = ends = 0;
   }
