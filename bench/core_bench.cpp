@@ -21,6 +21,7 @@
 #include "budget/fairshare.hpp"
 #include "budget/ledger.hpp"
 #include "budget/priority.hpp"
+#include "budget/state_file.hpp"
 
 namespace budget::bench {
 namespace {
@@ -602,6 +603,24 @@ BENCHMARK(BM_CloseMonths)
     ->Range(10, 100'000)
     ->Unit(benchmark::kMillisecond)
     ->Complexity(benchmark::oN);
+
+// Encoding the ledger for a save (EncodeLedger), which the engine does under
+// its mutex: a pass or a submission that asks the engine meanwhile waits for
+// it. Items are projects, each with its users' usage and decayed doubles.
+void BM_EncodeLedger(benchmark::State& state) {
+  const auto m = static_cast<int>(state.range(0));
+  Site& site = SiteOf(m, kSiteUsers);
+  const Ledger& ledger = site.engine().ledger();
+  std::size_t bytes = 0;
+  for (auto _ : state) {
+    const std::string encoded = EncodeLedger(ledger, BenchNow());
+    bytes = encoded.size();
+    benchmark::DoNotOptimize(encoded.data());
+  }
+  state.counters["bytes"] = static_cast<double>(bytes);
+  PerItem(state, m);
+}
+BENCHMARK(BM_EncodeLedger)->Arg(500)->Arg(10'000)->Unit(benchmark::kMillisecond);
 
 // Engine::Advance in a pass where no month ends: decay every usage, check
 // every project for a month to close and a state change. Items are projects.
