@@ -494,17 +494,20 @@ class Parser {
     bool ok = !items.empty();
     for (const std::string& item : items) {
       const std::size_t colon = item.find(':');
-      const std::optional<std::int64_t> year =
-          colon == std::string::npos ? std::nullopt : ParseFixed(item.substr(0, colon), 0);
-      const std::optional<std::int64_t> price =
-          colon == std::string::npos ? std::nullopt : ParseFixed(item.substr(colon + 1), 2);
+      if (colon == std::string::npos) {
+        ok = false;
+        break;
+      }
+      const std::optional<std::int64_t> year = ParseFixed(item.substr(0, colon), 0);
+      const std::optional<std::int64_t> price = ParseFixed(item.substr(colon + 1), 2);
       if (!year || *year < 1970 || *year > 9999 || !price || *price <= 0 ||
           *price > kMaxNodeHourPrice) {
         ok = false;
         break;
       }
-      if (!prices.emplace(static_cast<int>(*year), *price).second) {
-        diags_.Add(line, "NodeHourPrice", "year " + std::to_string(*year) + " is given twice");
+      const int valid_year = static_cast<int>(*year);
+      if (!prices.emplace(valid_year, *price).second) {
+        diags_.Add(line, "NodeHourPrice", "year " + std::to_string(valid_year) + " is given twice");
         prices_valid_ = false;
         return;
       }
@@ -801,24 +804,6 @@ class Parser {
 };
 
 }  // namespace
-
-const ProjectSpec* BudgetConfig::FindProject(std::string_view account) const {
-  for (const ProjectSpec& p : projects) {
-    if (p.account == account) {
-      return &p;
-    }
-  }
-  return nullptr;
-}
-
-[[gnu::hot]] const PartitionRate* BudgetConfig::FindPartition(std::string_view name) const {
-  for (const PartitionRate& p : partitions) {
-    if (p.name == name) {
-      return &p;
-    }
-  }
-  return nullptr;
-}
 
 std::optional<Centimes> NodeHourPriceFor(const BudgetConfig& config, int year) {
   const auto it = config.node_hour_prices.find(year);

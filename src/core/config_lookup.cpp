@@ -1,0 +1,26 @@
+// budget.conf's lookups by name, asked per job at run time. Apart from the
+// parser in config.cpp, which runs only at start and on reconfigure and is
+// built for size (src/core/CMakeLists.txt): these are built for speed.
+#include "budget/config.hpp"
+
+namespace budget {
+
+const ProjectSpec* BudgetConfig::FindProject(std::string_view account) const {
+  for (const ProjectSpec& p : projects) {
+    if (p.account == account) {
+      return &p;
+    }
+  }
+  return nullptr;
+}
+
+[[gnu::hot]] const PartitionRate* BudgetConfig::FindPartition(std::string_view name) const {
+  for (const PartitionRate& p : partitions) {
+    if (p.name == name) {
+      return &p;
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace budget
