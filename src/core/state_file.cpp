@@ -28,26 +28,28 @@ bool IsPlainNameByte(char c) {
          c == '_' || c == '@' || c == '+' || c == ':' || c == '-';
 }
 
-std::string EscapeName(std::string_view name) {
+// Appends `name` as the file spells it: '-' for none, other bytes than
+// IsPlainNameByte's as %XX (a lone "-" too, so that it reads back as itself).
+void AppendName(std::string& out, std::string_view name) {
   if (name.empty()) {
-    return "-";
+    out += '-';
+    return;
   }
   if (name == "-") {
-    return "%2D";
+    out += "%2D";
+    return;
   }
   static constexpr char kHex[] = "0123456789ABCDEF";
-  std::string out;
   for (const char c : name) {
     if (IsPlainNameByte(c)) {
-      out.push_back(c);
+      out += c;
     } else {
       const auto byte = static_cast<unsigned char>(c);
-      out.push_back('%');
-      out.push_back(kHex[byte >> 4U]);
-      out.push_back(kHex[byte & 0xFU]);
+      out += '%';
+      out += kHex[byte >> 4U];
+      out += kHex[byte & 0xFU];
     }
   }
-  return out;
 }
 
 int HexValue(char c) {
@@ -87,21 +89,22 @@ std::optional<std::string> UnescapeName(std::string_view token) {
   return out;
 }
 
-std::string FormatDouble(double value) {
+// The Append* helpers write a field straight into the file's bytes: the
+// engine encodes under its mutex, so no field takes a string of its own.
+template <typename Number>
+void AppendNumber(std::string& out, Number value) {
   char buffer[64];
   const auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, value);
-  return std::string(buffer, ec == std::errc() ? end : buffer);
+  out.append(buffer, ec == std::errc() ? end : buffer);
 }
 
-std::string FormatList(const std::vector<GpuSeconds>& values) {
-  std::string out;
+void AppendList(std::string& out, const std::vector<GpuSeconds>& values) {
   for (std::size_t i = 0; i < values.size(); ++i) {
     if (i != 0) {
-      out.push_back(',');
+      out += ',';
     }
-    out += std::to_string(values[i]);
+    AppendNumber(out, values[i]);
   }
-  return out;
 }
 
 std::string Hex64(std::uint64_t value) {
@@ -272,30 +275,58 @@ std::uint64_t Fnv1a64(std::string_view bytes) {
 
 std::string EncodeLedger(const Ledger& ledger, UnixTime saved_at) {
   std::string out;
-  out += std::string(kLedgerMagic) + " " + std::to_string(kLedgerFormatVersion) + "\n";
+  out += kLedgerMagic;
+  out += ' ';
+  AppendNumber(out, kLedgerFormatVersion);
   out +=
+      "\n"
       "# slurm-budget usage ledger. Amounts in GPU-seconds (3600 = 1 GPUh). budgeted= and low=\n"
       "# list usage by project month from month 0 (preparatory); decayed= is fair-share usage;\n"
       "# carry= holds thousandths of a GPU-second not yet charged. Do not edit: the checksum\n"
-      "# line refuses any change.\n";
-  out += "saved-at " + std::to_string(saved_at) + "\n";
-  out += "decayed-at " +
-         (ledger.decayed_at().has_value() ? std::to_string(*ledger.decayed_at()) : "none") + "\n";
+      "# line refuses any change.\n"
+      "saved-at ";
+  AppendNumber(out, saved_at);
+  out += "\ndecayed-at ";
+  if (ledger.decayed_at().has_value()) {
+    AppendNumber(out, *ledger.decayed_at());
+  } else {
+    out += "none";
+  }
+  out += '\n';
   for (const auto& [account, project] : ledger.projects()) {
-    const std::string name = EscapeName(account);
-    out += "project " + name + " closed=" + std::to_string(project.closed_months) +
-           " decayed=" + FormatDouble(project.total.decayed) +
-           " budgeted=" + FormatList(project.total.budgeted) +
-           " low=" + FormatList(project.total.low) + "\n";
+    out += "project ";
+    AppendName(out, account);
+    out += " closed=";
+    AppendNumber(out, project.closed_months);
+    out += " decayed=";
+    AppendNumber(out, project.total.decayed);
+    out += " budgeted=";
+    AppendList(out, project.total.budgeted);
+    out += " low=";
+    AppendList(out, project.total.low);
+    out += '\n';
     for (const auto& [user_name, user] : project.users) {
-      out += "user " + name + " " + EscapeName(user_name) +
-             " decayed=" + FormatDouble(user.decayed) +
-             " carry=" + std::to_string(user.carry_milli[0]) + "," +
-             std::to_string(user.carry_milli[1]) + " budgeted=" + FormatList(user.budgeted) +
-             " low=" + FormatList(user.low) + "\n";
+      out += "user ";
+      AppendName(out, account);
+      out += ' ';
+      AppendName(out, user_name);
+      out += " decayed=";
+      AppendNumber(out, user.decayed);
+      out += " carry=";
+      AppendNumber(out, user.carry_milli[0]);
+      out += ',';
+      AppendNumber(out, user.carry_milli[1]);
+      out += " budgeted=";
+      AppendList(out, user.budgeted);
+      out += " low=";
+      AppendList(out, user.low);
+      out += '\n';
     }
   }
-  out += std::string(kChecksumPrefix) + Hex64(Fnv1a64(out)) + "\n";
+  const std::string checksum = Hex64(Fnv1a64(out));  // of what precedes its line
+  out += kChecksumPrefix;
+  out += checksum;
+  out += '\n';
   return out;
 }
 

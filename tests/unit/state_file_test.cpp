@@ -115,6 +115,22 @@ TEST(EncodeLedger, WritesTheDocumentedFormat) {
   EXPECT_EQ(text.size(), checksum + 17 + 16 + 1);
 }
 
+TEST(EncodeLedger, EscapesNamesAsDocumented) {
+  Ledger ledger;
+  ledger.Record("a b", "-", 0, PartitionRole::kLow, 5);
+  ledger.Record("a b", "", 1, PartitionRole::kBudgeted, 10);
+  const std::string text = EncodeLedger(ledger, -7);
+  // A space as %20; no name as "-", so a lone "-" is %2D; users by name.
+  const std::string expected_records =
+      "saved-at -7\n"
+      "decayed-at none\n"
+      "project a%20b closed=0 decayed=0 budgeted=0,10 low=5\n"
+      "user a%20b - decayed=0 carry=0,0 budgeted=0,10 low=\n"
+      "user a%20b %2D decayed=0 carry=0,0 budgeted= low=5\n"
+      "checksum fnv1a64 ";
+  EXPECT_TRUE(Contains(text, expected_records)) << text;
+}
+
 TEST(DecodeLedger, RoundTripIsExact) {
   const Ledger ledger = RichLedger();
   const std::string bytes = EncodeLedger(ledger, 1'777'593'600);
