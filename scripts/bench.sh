@@ -60,7 +60,7 @@ if ((micro)); then
   if ((smoke)); then
     # The smallest size of each benchmark, briefly.
     bench_args=(--benchmark_min_time=0.01
-      '--benchmark_filter=ComputeJob|ComputeFair|/1000$|/100$|projects:10/|CorePass')
+      '--benchmark_filter=ComputeJob|ComputeFair|/1000$|/100$|projects:10/|CorePass|EncodeLedger/500$')
     memory_args=('--benchmark_filter=projects:1000/')
   fi
   echo "== microbenchmarks (budget_bench)" >&2
