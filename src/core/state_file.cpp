@@ -294,8 +294,10 @@ std::string EncodeLedger(const Ledger& ledger, UnixTime saved_at) {
   }
   out += '\n';
   for (const auto& [account, project] : ledger.projects()) {
+    std::string name;  // escaped once, for the project's line and each of its users'
+    AppendName(name, account);
     out += "project ";
-    AppendName(out, account);
+    out += name;
     out += " closed=";
     AppendNumber(out, project.closed_months);
     out += " decayed=";
@@ -307,7 +309,7 @@ std::string EncodeLedger(const Ledger& ledger, UnixTime saved_at) {
     out += '\n';
     for (const auto& [user_name, user] : project.users) {
       out += "user ";
-      AppendName(out, account);
+      out += name;
       out += ' ';
       AppendName(out, user_name);
       out += " decayed=";
