@@ -39,7 +39,8 @@ void ClearError(budget_error* err) {
 }
 
 // Runs `body`, turning any exception into BUDGET_E_INTERNAL with its message.
-// [[gnu::hot]] here and on budget_engine_job_priority: see engine.cpp's FindLocked.
+// [[gnu::hot]] here and on the entry points a new job's priority calls: see
+// engine.cpp's FindLocked.
 template <typename Body>
 [[gnu::hot]] budget_status Guard(budget_error* err, Body&& body) noexcept {
   try {
@@ -423,10 +424,11 @@ budget_status budget_engine_set_weights(budget_engine* engine, const budget_weig
   });
 }
 
-budget_status budget_engine_job_priority_with_fair_share(budget_engine* engine,
-                                                         const budget_job* job, double fair_share,
-                                                         budget_job_priority* out,
-                                                         budget_error* err) {
+[[gnu::hot]] budget_status budget_engine_job_priority_with_fair_share(budget_engine* engine,
+                                                                      const budget_job* job,
+                                                                      double fair_share,
+                                                                      budget_job_priority* out,
+                                                                      budget_error* err) {
   return Guard(err, [&]() -> budget_status {
     if (!JobPriorityArgumentsValid(engine, job, out)) {
       SetError(err,
@@ -522,7 +524,7 @@ budget_status budget_engine_project_ranking(budget_engine* engine, const char* a
   });
 }
 
-uint64_t budget_engine_steady_generation(const budget_engine* engine, int64_t now) {
+[[gnu::hot]] uint64_t budget_engine_steady_generation(const budget_engine* engine, int64_t now) {
   return engine != nullptr ? engine->engine->SteadyGeneration(now) : 0;
 }
 

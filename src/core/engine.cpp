@@ -207,7 +207,7 @@ void Engine::InstallConfig(BudgetConfig config) {
 
 // [[gnu::hot]] marks what a new job's priority runs, here and in the files it
 // calls: laid out together, it reads few pages of code on the cold caches of
-// a submission (src/slurm/priority_budget.c, BUDGET_HOT).
+// a submission (src/slurm/hot_path.h, BUDGET_HOT).
 [[gnu::hot]] std::size_t Engine::FindLocked(std::string_view account) const {
   if (slots_.empty()) {
     return kNoProject;
@@ -489,7 +489,7 @@ void Engine::NextGenerationLocked() {
   generation_.store(GenerationLocked() + 2, std::memory_order_release);
 }
 
-std::uint64_t Engine::SteadyGeneration(UnixTime now) const noexcept {
+[[gnu::hot]] std::uint64_t Engine::SteadyGeneration(UnixTime now) const noexcept {
   const std::uint64_t generation = generation_.load(std::memory_order_acquire);
   const UnixTime begins = day_begins_.load(std::memory_order_relaxed);
   const UnixTime ends = day_ends_.load(std::memory_order_relaxed);
@@ -628,9 +628,9 @@ JobPriority Engine::Priority(std::string_view account, std::string_view partitio
   return ComputeJobPriority(weights_, inputs, tres_fraction, tres_out);
 }
 
-JobPriority Engine::PriorityWithFairShare(const JobPriorityInputs& inputs,
-                                          std::span<const double> tres_fraction,
-                                          std::span<double> tres_out) {
+[[gnu::hot]] JobPriority Engine::PriorityWithFairShare(const JobPriorityInputs& inputs,
+                                                       std::span<const double> tres_fraction,
+                                                       std::span<double> tres_out) {
   std::lock_guard lock(mutex_);
   return ComputeJobPriority(weights_, inputs, tres_fraction, tres_out);
 }

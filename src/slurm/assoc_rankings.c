@@ -8,6 +8,7 @@
 #include "src/common/xmalloc.h"
 
 #include "assoc_rankings.h"
+#include "hot_path.h"
 
 typedef struct {
 	uint64_t pass;			/* the pass that filled it */
@@ -66,6 +67,7 @@ extern void assoc_rankings_keep(const slurmdb_assoc_rec_t *assoc,
 }
 
 /* The entry filled from this association record, or NULL. */
+BUDGET_HOT
 static const assoc_ranking_t *_entry_of(const slurmdb_assoc_rec_t *assoc)
 {
 	const assoc_ranking_t *entry;
@@ -86,6 +88,7 @@ extern const budget_project_ranking *assoc_rankings_of(
 	return &entry->ranking;
 }
 
+BUDGET_HOT
 extern const budget_project_ranking *assoc_rankings_at(
 	const slurmdb_assoc_rec_t *assoc, uint64_t generation)
 {

@@ -47,6 +47,7 @@
 #include "assoc_rankings.h"
 #include "budget_paths.h"
 #include "factors_answer.h"
+#include "hot_path.h"
 
 /*
  * Controller globals, bound weakly: inside slurmctld they resolve to the
@@ -61,15 +62,6 @@ extern uint32_t cluster_cpus __attribute__((weak));
 extern int slurmctld_tres_cnt __attribute__((weak));
 extern uint16_t accounting_enforce __attribute__((weak));
 extern void *acct_db_conn __attribute__((weak));
-
-/*
- * A new job's priority (priority_p_set) runs on the caches its submission RPC
- * has cooled, where each page of code it touches costs a TLB and cache miss.
- * Its functions here and the core's it calls ([[gnu::hot]] there) go to
- * .text.hot, which the linker lays out in one run: 3 pages instead of about
- * 10 (docs/performance-log.md, run 37).
- */
-#define BUDGET_HOT __attribute__((hot))
 
 const char plugin_name[] = "Priority BUDGET plugin (GPU-hour project budgets)";
 const char plugin_type[] = "priority/budget";
