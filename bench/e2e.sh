@@ -458,6 +458,7 @@ report() { # ROUND_OUT
   cp "$work/budget_passes.txt" "$dir/e2e-budget-passes.txt" 2>/dev/null || true
   cp "$work/budget_phases.txt" "$dir/e2e-budget-phases.txt" 2>/dev/null || true
   cp "$work/budget_submissions.txt" "$dir/e2e-budget-submissions.txt" 2>/dev/null || true
+  cp "$work/phases.env" "$dir/e2e-phases.env" # its windows of OUT_DIR/e2e-trace.txt
   for plugin in multifactor budget; do
     cp "$work/$plugin-queue.txt" "$dir/e2e-$plugin-queue.txt" 2>/dev/null || true
   done
