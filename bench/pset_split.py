@@ -2,20 +2,22 @@
 """pset_split.py SPLIT.txt...: the median time of each step of a new job's priority in
 slurmctld, one column a file, from the files a plugin built with bench/pset_split.patch writes.
 
-The uprobes of bench/e2e.sh time priority_g_set whole, and each probe inside the plugin's call
-costs more than the steps it would split. The patch reads the clock between the steps instead
-(priority_p_set's, then the core's Engine::Priority's) and writes one line a call to
-/tmp/pset-split-PID.txt:
+The uprobes of bench/e2e.sh time priority_g_set whole, and each probe costs more than the steps
+it would split: a probe pair on a function that only reads a pointer reads 14 to 43 µs here
+(docs/performance/e2e-probe-yardstick.txt). The patch reads the clock between the steps of
+priority_p_set instead and writes one line a call to /tmp/pset-split-PID.txt: each step's ns,
+then a last column, 1 when the job was ranked by name (0: on the last pass's factors).
 
     git worktree add --detach /tmp/split HEAD && cd /tmp/split
-    git apply bench/pset_split.patch
+    git apply bench/pset_split.patch      # older trees: git apply -C1
     cmake -S . -B build/split -DCMAKE_BUILD_TYPE=Release -DBUDGET_BUILD_PLUGIN=ON
     cmake --build build/split -j2 --target priority_budget sbudget
-    flock /tmp/budget-cluster.lock bench/e2e.sh build/split /tmp/split-e2e --smoke
+    BENCH_SUBMIT_TIMED=250 flock /tmp/budget-cluster.lock \\
+      bench/e2e.sh build/split /tmp/split-e2e --smoke
     python3 bench/pset_split.py /tmp/pset-split-*.txt
 
-Times in µs; "view_computed" is the share of calls that computed their project's view (the
-rest found its factors cached). Standard library only.
+Times in µs; the whole call is the sum of its steps, given as its median and its 10th and 90th
+percentiles. Standard library only.
 """
 import os
 import statistics
@@ -29,6 +31,11 @@ def read(path):
     return steps, calls
 
 
+def percentile(values, q):
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q * len(values)))]
+
+
 def main(paths):
     if not paths:
         sys.exit(__doc__.strip().splitlines()[0])
@@ -37,18 +44,21 @@ def main(paths):
         steps, calls = read(path)
         if not calls:
             sys.exit(f"{path}: no calls")
-        medians = [statistics.median(call[i] for call in calls) / 1000
-                   for i in range(len(steps) - 1)]
-        whole = statistics.median(sum(call[:7]) for call in calls) / 1000
-        computed = sum(call[-1] > 0 for call in calls) / len(calls)
+        n_steps = len(steps) - 1
+        medians = [statistics.median(call[i] for call in calls) / 1000 for i in range(n_steps)]
+        whole = [sum(call[:n_steps]) / 1000 for call in calls]
+        by_name = sum(call[-1] for call in calls) / len(calls)
         label = os.path.basename(path).removeprefix("pset-split-").removesuffix(".txt")
-        columns.append((label, len(calls), medians, whole, computed))
+        columns.append((label, len(calls), medians, whole, by_name))
     print("| step (median, µs) | " + " | ".join(c[0] for c in columns) + " |")
     print("|---|" + "---:|" * len(columns))
     for i, step in enumerate(steps[:-1]):
         print(f"| {step} | " + " | ".join(f"{c[2][i]:.2f}" for c in columns) + " |")
-    print("| priority_p_set, whole | " + " | ".join(f"{c[3]:.2f}" for c in columns) + " |")
-    print("| view computed (share of calls) | " + " | ".join(f"{c[4]:.2f}" for c in columns) + " |")
+    for name, q in (("10th percentile", 0.1), ("median", 0.5), ("90th percentile", 0.9)):
+        print(f"| priority_p_set, whole, {name} | " +
+              " | ".join(f"{percentile(c[3], q):.2f}" for c in columns) + " |")
+    print("| ranked by name (share of calls) | " +
+          " | ".join(f"{c[4]:.2f}" for c in columns) + " |")
     print("| calls | " + " | ".join(str(c[1]) for c in columns) + " |")
 
 
