@@ -16,6 +16,16 @@ then a last column, 1 when the job was ranked by name (0: on the last pass's fac
       bench/e2e.sh build/split /tmp/split-e2e --smoke
     python3 bench/pset_split.py /tmp/pset-split-*.txt
 
+bench/pset_split_multifactor.patch writes the same lines from Slurm's own multifactor; built
+from the configured Slurm source and copied next to priority_budget.so, it is the one
+slurmctld loads for that run's multifactor phases (docs/performance.md, Method):
+
+    R=$PWD S=$PWD/build/perf/slurm-source/slurm-22.05.8; mkdir /tmp/mf && cd /tmp/mf
+    cp $S/src/plugins/priority/multifactor/*.[ch] . && patch -p5 < $R/bench/pset_split_multifactor.patch
+    gcc $(dpkg-buildflags --get CFLAGS) -fPIC -shared -DHAVE_CONFIG_H -I$S -I$S/src/common \
+      priority_multifactor.c fair_tree.c -o priority_multifactor.so -lm
+    cp priority_multifactor.so /tmp/split/build/split/src/slurm/
+
 Times in µs; the whole call is the sum of its steps, given as its median and its 10th and 90th
 percentiles. Standard library only.
 """
