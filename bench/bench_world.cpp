@@ -205,6 +205,7 @@ std::unique_ptr<Engine> Site::OpenEngine() const {
 }
 
 Site::~Site() {
+  budget_priority_weights_free(c_weights_);
   budget_engine_close(c_engine_);
   std::remove(config_path_.c_str());
 }
@@ -239,7 +240,8 @@ budget_engine* Site::c_engine() {
       .tres_count = kTresCount,
       .tres = w.tres.data(),
   };
-  if (budget_engine_set_weights(c_engine_, &weights, &err) != BUDGET_OK) {
+  if (budget_engine_set_weights(c_engine_, &weights, &err) != BUDGET_OK ||
+      budget_priority_weights_new(&weights, &c_weights_, &err) != BUDGET_OK) {
     Die(err.text);
   }
   Replay(

@@ -62,6 +62,12 @@ class Site {
   std::unique_ptr<Engine> OpenEngine() const;
   // The same site behind the C ABI, as the plugin sees it; opened on first use.
   budget_engine* c_engine();
+  // The plugin's own copy of the weights c_engine() has, for
+  // budget_job_priority_weighted.
+  const budget_priority_weights* c_weights() {
+    c_engine();
+    return c_weights_;
+  }
 
   const SiteSpec& spec() const { return spec_; }
   const std::string& account(int project) const {
@@ -81,6 +87,7 @@ class Site {
   std::vector<Sample> usage_;
   std::unique_ptr<Engine> engine_;
   budget_engine* c_engine_ = nullptr;
+  budget_priority_weights* c_weights_ = nullptr;
 };
 
 // The budget.conf text of a site with `projects` projects.

@@ -142,13 +142,13 @@ PartitionRoles RolesOf(budget_engine* engine) {
 }
 
 // One job's priority from its project's factor, resolved beforehand, as the
-// pass's ranking walk asks it (budget_engine_job_priority_with_fair_share).
-void RankResolved(budget_engine* engine, const budget_job& c_job, double fair_share, double* tres,
-                  budget_error* err) {
+// pass's ranking walk asks it (budget_job_priority_weighted, on the plugin's
+// copy of the weights).
+void RankResolved(const budget_priority_weights* weights, const budget_job& c_job,
+                  double fair_share, double* tres, budget_error* err) {
   budget_job_priority out = {};
   out.tres = tres;
-  benchmark::DoNotOptimize(
-      budget_engine_job_priority_with_fair_share(engine, &c_job, fair_share, &out, err));
+  benchmark::DoNotOptimize(budget_job_priority_weighted(weights, &c_job, fair_share, &out, err));
   benchmark::DoNotOptimize(out.priority);
 }
 
@@ -211,7 +211,7 @@ class Submissions {
       RankByName(c_job);
       return;
     }
-    RankResolved(engine_, c_job,
+    RankResolved(site_.c_weights(), c_job,
                  FairShareIn(ranking, roles[static_cast<std::size_t>(job.partition)]), tres_,
                  &err_);
   }
@@ -301,7 +301,7 @@ BENCHMARK(BM_SubmitPriorityCold)
 // The same pass as priority_budget.c makes it since each association's project
 // is resolved once a pass (assoc_rankings.c): one budget_engine_project_ranking
 // per project, then every job ranked from its partition's factor with
-// budget_engine_job_priority_with_fair_share, nothing looked up by name.
+// budget_job_priority_weighted, nothing looked up by name.
 void BM_PriorityPassCApiResolved(benchmark::State& state) {
   Site& site = SiteOf(kSiteProjects, kSiteUsers);
   const auto n = static_cast<std::size_t>(state.range(0));
@@ -319,7 +319,7 @@ void BM_PriorityPassCApiResolved(benchmark::State& state) {
           engine, site.account(p).c_str(), now, &rankings[static_cast<std::size_t>(p)], &err));
     }
     for (const PendingJob& job : jobs) {
-      RankResolved(engine, CJobOf(site, job, now),
+      RankResolved(site.c_weights(), CJobOf(site, job, now),
                    FairShareIn(rankings[static_cast<std::size_t>(job.project)],
                                roles[static_cast<std::size_t>(job.partition)]),
                    tres, &err);

@@ -298,13 +298,29 @@ budget_status budget_engine_association(budget_engine *engine,
 					int64_t now, budget_association *out,
 					budget_error *err);
 
+/* A copy of the weights that the caller keeps, for
+ * budget_job_priority_weighted. The caller frees it, and must not while a
+ * call reads it. */
+typedef struct budget_priority_weights budget_priority_weights;
+
+/* *out: a copy of `weights`, or NULL on error (BUDGET_E_INVALID for NULL
+ * weights or out, or tres_count > 0 with NULL tres). */
+budget_status budget_priority_weights_new(const budget_weights *weights,
+					  budget_priority_weights **out,
+					  budget_error *err);
+void budget_priority_weights_free(budget_priority_weights *weights);
+
 /* budget_engine_job_priority with the FAIRSHARE factor given (from
- * budget_engine_project_ranking and budget_engine_partition_role):
- * job->account and job->partition are not read, nothing is looked up by
- * name. The same result as budget_engine_job_priority for the same factor. */
-budget_status budget_engine_job_priority_with_fair_share(
-	budget_engine *engine, const budget_job *job, double fair_share,
-	budget_job_priority *out, budget_error *err);
+ * budget_engine_project_ranking and budget_engine_partition_role) and the
+ * caller's copy of the weights: job->account and job->partition are not
+ * read, nothing is looked up by name, and no engine is needed, so the call
+ * takes no lock: a job ranked under slurmctld's job write lock never waits
+ * for the engine's mutex, which the budget thread holds while it advances
+ * or saves. The same result as budget_engine_job_priority for the same
+ * factor and weights. */
+budget_status budget_job_priority_weighted(
+	const budget_priority_weights *weights, const budget_job *job,
+	double fair_share, budget_job_priority *out, budget_error *err);
 
 /* One row of Slurm's association table, for budget_engine_associations. */
 typedef struct {

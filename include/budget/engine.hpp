@@ -185,12 +185,6 @@ class Engine {
   JobPriority Priority(std::string_view account, std::string_view partition,
                        JobPriorityInputs inputs, std::span<const double> tres_fraction,
                        std::span<double> tres_out);
-  // The span form with `inputs.fair_share` kept as given: for a pass that
-  // resolved each project's factors once (RankingOf) and looks nothing up by
-  // name for a job. Only the weights are read under the mutex.
-  JobPriority PriorityWithFairShare(const JobPriorityInputs& inputs,
-                                    std::span<const double> tres_fraction,
-                                    std::span<double> tres_out);
 
   // Copies for tools and tests.
   Ledger ledger() const;

@@ -20,6 +20,10 @@ struct budget_engine {
   std::unique_ptr<budget::Engine> engine;
 };
 
+struct budget_priority_weights {
+  budget::PriorityWeights weights;
+};
+
 // priority/budget recognises its holds by this prefix, from either side of the ABI.
 static_assert(std::string_view(BUDGET_HOLD_PREFIX) == budget::kHoldReasonPrefix);
 
@@ -179,10 +183,30 @@ void AnswerAssociations(budget_engine& engine, const budget_association_key* key
 // The chunk of budget_engine_associations: as many rows as the plugin's batch.
 constexpr std::size_t kPublishChunk = 128;
 
-bool JobPriorityArgumentsValid(const budget_engine* engine, const budget_job* job,
+// `owner`: the engine or the weights the call reads.
+bool JobPriorityArgumentsValid(const void* owner, const budget_job* job,
                                const budget_job_priority* out) {
-  return engine != nullptr && job != nullptr && out != nullptr &&
+  return owner != nullptr && job != nullptr && out != nullptr &&
          (job->tres_count == 0 || (job->tres_fraction != nullptr && out->tres != nullptr));
+}
+
+bool WeightsValid(const budget_weights* weights) {
+  return weights != nullptr && (weights->tres_count == 0 || weights->tres != nullptr);
+}
+
+budget::PriorityWeights WeightsOf(const budget_weights& weights) {
+  budget::PriorityWeights w;
+  w.age = weights.age;
+  w.assoc = weights.assoc;
+  w.fairshare = weights.fairshare;
+  w.jobsize = weights.jobsize;
+  w.partition = weights.partition;
+  w.qos = weights.qos;
+  w.max_age_seconds = weights.max_age_seconds;
+  w.favor_small = weights.favor_small != 0;
+  w.small_relative_to_time = weights.small_relative_to_time != 0;
+  w.tres.assign(weights.tres, weights.tres + weights.tres_count);
+  return w;
 }
 
 // A job's plain values, as the core takes them (fair_share left at 0).
@@ -388,26 +412,31 @@ budget_partition_role budget_engine_partition_role(budget_engine* engine, const 
 budget_status budget_engine_set_weights(budget_engine* engine, const budget_weights* weights,
                                         budget_error* err) {
   return Guard(err, [&]() -> budget_status {
-    if (engine == nullptr || weights == nullptr ||
-        (weights->tres_count > 0 && weights->tres == nullptr)) {
+    if (engine == nullptr || !WeightsValid(weights)) {
       SetError(err, "budget_engine_set_weights: engine and weights are required");
       return BUDGET_E_INVALID;
     }
-    budget::PriorityWeights w;
-    w.age = weights->age;
-    w.assoc = weights->assoc;
-    w.fairshare = weights->fairshare;
-    w.jobsize = weights->jobsize;
-    w.partition = weights->partition;
-    w.qos = weights->qos;
-    w.max_age_seconds = weights->max_age_seconds;
-    w.favor_small = weights->favor_small != 0;
-    w.small_relative_to_time = weights->small_relative_to_time != 0;
-    w.tres.assign(weights->tres, weights->tres + weights->tres_count);
-    engine->engine->SetWeights(std::move(w));
+    engine->engine->SetWeights(WeightsOf(*weights));
     return BUDGET_OK;
   });
 }
+
+budget_status budget_priority_weights_new(const budget_weights* weights,
+                                          budget_priority_weights** out, budget_error* err) {
+  if (out != nullptr) {
+    *out = nullptr;
+  }
+  return Guard(err, [&]() -> budget_status {
+    if (out == nullptr || !WeightsValid(weights)) {
+      SetError(err, "budget_priority_weights_new: weights and out are required");
+      return BUDGET_E_INVALID;
+    }
+    *out = new budget_priority_weights{WeightsOf(*weights)};
+    return BUDGET_OK;
+  });
+}
+
+void budget_priority_weights_free(budget_priority_weights* weights) { delete weights; }
 
 [[gnu::hot]] budget_status budget_engine_job_priority(budget_engine* engine, const budget_job* job,
                                                       budget_job_priority* out, budget_error* err) {
@@ -424,22 +453,21 @@ budget_status budget_engine_set_weights(budget_engine* engine, const budget_weig
   });
 }
 
-[[gnu::hot]] budget_status budget_engine_job_priority_with_fair_share(budget_engine* engine,
-                                                                      const budget_job* job,
-                                                                      double fair_share,
-                                                                      budget_job_priority* out,
-                                                                      budget_error* err) {
+[[gnu::hot]] budget_status budget_job_priority_weighted(const budget_priority_weights* weights,
+                                                        const budget_job* job, double fair_share,
+                                                        budget_job_priority* out,
+                                                        budget_error* err) {
   return Guard(err, [&]() -> budget_status {
-    if (!JobPriorityArgumentsValid(engine, job, out)) {
+    if (!JobPriorityArgumentsValid(weights, job, out)) {
       SetError(err,
-               "budget_engine_job_priority_with_fair_share: job, out and the TRES arrays are "
-               "required");
+               "budget_job_priority_weighted: weights, job, out and the TRES arrays are required");
       return BUDGET_E_INVALID;
     }
     budget::JobPriorityInputs in = InputsOf(*job);
     in.fair_share = fair_share;
-    CopyPriority(
-        engine->engine->PriorityWithFairShare(in, TresFractionOf(*job), TresOutOf(*job, out)), out);
+    CopyPriority(budget::ComputeJobPriority(weights->weights, in, TresFractionOf(*job),
+                                            TresOutOf(*job, out)),
+                 out);
     return BUDGET_OK;
   });
 }

@@ -628,13 +628,6 @@ JobPriority Engine::Priority(std::string_view account, std::string_view partitio
   return ComputeJobPriority(weights_, inputs, tres_fraction, tres_out);
 }
 
-[[gnu::hot]] JobPriority Engine::PriorityWithFairShare(const JobPriorityInputs& inputs,
-                                                       std::span<const double> tres_fraction,
-                                                       std::span<double> tres_out) {
-  std::lock_guard lock(mutex_);
-  return ComputeJobPriority(weights_, inputs, tres_fraction, tres_out);
-}
-
 Ledger Engine::ledger() const {
   std::lock_guard lock(mutex_);
   return ledger_;

@@ -83,6 +83,13 @@ static uint32_t weight_tres_cnt = 0;
 static uint16_t prio_flags = 0;
 static uint32_t calc_period = 300;
 
+/* The weights as budget_job_priority_weighted reads them, for the jobs ranked
+ * on a pass's factors: the plugin's own copy, so that ranking a job takes no
+ * lock of the engine's. Replaced only when the weights change, under the job
+ * write lock, as weight_tres is; `weights_copied` is what it copied. */
+static budget_priority_weights *priority_weights = NULL;
+static budget_weights weights_copied;
+
 /* Usage is accounted up to this instant (job write lock held to change it). */
 static time_t last_ran = 0;
 
@@ -116,6 +123,33 @@ static bool _same_tres_weights(const double *tres, uint32_t tres_cnt)
 		!memcmp(tres, weight_tres, sizeof(double) * tres_cnt);
 }
 
+/* Whether a and b have the same weights, their TRES weights aside. */
+static bool _same_factor_weights(const budget_weights *a,
+				 const budget_weights *b)
+{
+	return (a->age == b->age) && (a->assoc == b->assoc) &&
+		(a->fairshare == b->fairshare) && (a->jobsize == b->jobsize) &&
+		(a->partition == b->partition) && (a->qos == b->qos) &&
+		(a->max_age_seconds == b->max_age_seconds) &&
+		(a->favor_small == b->favor_small) &&
+		(a->small_relative_to_time == b->small_relative_to_time);
+}
+
+/* Replaces priority_weights with a copy of `weights`; on failure leaves none,
+ * and the jobs are ranked by name, on the engine's copy. Caller holds
+ * plugin_lock and the job write lock. */
+static void _copy_priority_weights(const budget_weights *weights)
+{
+	budget_priority_weights *copy = NULL;
+	budget_error err;
+
+	if (budget_priority_weights_new(weights, &copy, &err))
+		error("%s: weights: %s", plugin_type, err.text);
+	budget_priority_weights_free(priority_weights);
+	priority_weights = copy;
+	weights_copied = *weights;
+}
+
 /*
  * Copies the weights; must not be called with an assoc_mgr lock held
  * (slurm_get_tres_weight_array takes the TRES read lock). The weights are
@@ -123,7 +157,7 @@ static bool _same_tres_weights(const double *tres, uint32_t tres_cnt)
  * (the pass, a submission, sprio's answer), so the caller holds the job
  * write lock, or the job read lock when slurm.conf was not read again
  * (reconfig(false)): then the weights are the same, and an unchanged TRES
- * array is kept rather than freed under a reader.
+ * array and priority_weights are kept rather than freed under a reader.
  */
 static void _read_weights(void)
 {
@@ -131,13 +165,15 @@ static void _read_weights(void)
 	int tres_cnt = (&slurmctld_tres_cnt != NULL) ? slurmctld_tres_cnt : 0;
 	budget_weights weights;
 	budget_error err;
+	bool tres_changed;
 
 	if (slurm_conf.priority_weight_tres && tres_cnt)
 		tres = slurm_get_tres_weight_array(
 			slurm_conf.priority_weight_tres, tres_cnt, false);
 
 	slurm_mutex_lock(&plugin_lock);
-	if (_same_tres_weights(tres, (uint32_t) tres_cnt)) {
+	tres_changed = !_same_tres_weights(tres, (uint32_t) tres_cnt);
+	if (!tres_changed) {
 		xfree(tres);
 		tres = weight_tres;
 	} else {
@@ -169,6 +205,9 @@ static void _read_weights(void)
 		.tres_count = weight_tres_cnt,
 		.tres = weight_tres,
 	};
+	if (tres_changed || !priority_weights ||
+	    !_same_factor_weights(&weights, &weights_copied))
+		_copy_priority_weights(&weights);
 	if (engine) {
 		if (budget_engine_set_weights(engine, &weights, &err))
 			error("%s: weights: %s", plugin_type, err.text);
@@ -745,10 +784,10 @@ static uint32_t _priority_in(job_record_t *job_ptr, part_record_t *part_ptr,
 	budget_status status;
 
 	_job_inputs(job_ptr, part_ptr, now, tres_fraction, &in);
-	if (pass && pass->project)
-		status = budget_engine_job_priority_with_fair_share(
-			engine, &in, _known_fair_share(pass, part_ptr), &out,
-			&err);
+	if (pass && pass->project && priority_weights)
+		status = budget_job_priority_weighted(
+			priority_weights, &in, _known_fair_share(pass, part_ptr),
+			&out, &err);
 	else
 		status = budget_engine_job_priority(engine, &in, &out, &err);
 	if (status) {
@@ -1292,6 +1331,8 @@ extern int fini(void)
 	}
 	xfree(weight_tres);
 	weight_tres_cnt = 0;
+	budget_priority_weights_free(priority_weights);
+	priority_weights = NULL;
 	assoc_rankings_free();	/* the pass thread has stopped */
 	slurm_mutex_unlock(&plugin_lock);
 

@@ -104,24 +104,54 @@ static void test_bad_config_names_file_and_line(void)
 
 /* A pass ranks from each project's factors, resolved once: in every
  * partition and for every account, the priority of
- * budget_engine_job_priority_with_fair_share with the factor of the job's
- * partition role equals budget_engine_job_priority's by name. */
+ * budget_job_priority_weighted with the factor of the job's partition role
+ * and a copy of the engine's weights equals budget_engine_job_priority's by
+ * name. */
 static void check_priority_with_fair_share(budget_engine *engine,
+					   const budget_weights *engine_weights,
 					   budget_job *job)
 {
 	static const char *const accounts[] = { "alpha", "beta", "nobody" };
 	static const char *const partitions[] = { "normal", "low", "gpu-x86" };
+	static const double tres_weights[] = { 1.0 };
+	const budget_weights missing_tres = { .tres_count = 1 };
+	budget_weights with_tres = *engine_weights;
+	budget_priority_weights *weights = NULL, *other = NULL;
 	budget_project_ranking ranking;
 	budget_job_priority by_name = { 0 }, given = { 0 };
 	budget_error err;
 	size_t a, p;
 
-	CHECK(budget_engine_job_priority_with_fair_share(NULL, job, 0.5, &given,
-							  &err) ==
+	CHECK(budget_priority_weights_new(engine_weights, NULL, &err) ==
 	      BUDGET_E_INVALID);
-	CHECK(budget_engine_job_priority_with_fair_share(engine, job, 0.5, NULL,
-							  &err) ==
+	other = (budget_priority_weights *) &ranking; /* the call resets it */
+	CHECK(budget_priority_weights_new(&missing_tres, &other, &err) ==
 	      BUDGET_E_INVALID);
+	CHECK(other == NULL);
+	CHECK(strstr(err.text, "weights and out are required") != NULL);
+	budget_priority_weights_free(NULL);
+	CHECK(budget_priority_weights_new(engine_weights, &weights, &err) ==
+	      BUDGET_OK);
+	CHECK(weights != NULL);
+	CHECK(budget_job_priority_weighted(NULL, job, 0.5, &given, &err) ==
+	      BUDGET_E_INVALID);
+	CHECK(budget_job_priority_weighted(weights, NULL, 0.5, &given, &err) ==
+	      BUDGET_E_INVALID);
+	CHECK(budget_job_priority_weighted(weights, job, 0.5, NULL, &err) ==
+	      BUDGET_E_INVALID);
+
+	/* The copy is the caller's: other weights give another priority. */
+	with_tres.fairshare = 2 * engine_weights->fairshare;
+	with_tres.tres_count = 1;
+	with_tres.tres = tres_weights;
+	CHECK(budget_priority_weights_new(&with_tres, &other, &err) ==
+	      BUDGET_OK);
+	CHECK(budget_job_priority_weighted(weights, job, 0.5, &by_name, &err) ==
+	      BUDGET_OK);
+	CHECK(budget_job_priority_weighted(other, job, 0.5, &given, &err) ==
+	      BUDGET_OK);
+	CHECK(given.fairshare == 2 * by_name.fairshare);
+	budget_priority_weights_free(other);
 	for (a = 0; a < sizeof(accounts) / sizeof(accounts[0]); a++) {
 		CHECK(budget_engine_project_ranking(engine, accounts[a],
 						    job->now, &ranking,
@@ -143,8 +173,8 @@ static void check_priority_with_fair_share(budget_engine *engine,
 			/* account and partition are not read. */
 			job->account = "nobody";
 			job->partition = NULL;
-			CHECK(budget_engine_job_priority_with_fair_share(
-				      engine, job, fs, &given, &err) ==
+			CHECK(budget_job_priority_weighted(weights, job, fs,
+							   &given, &err) ==
 			      BUDGET_OK);
 			CHECK(given.priority == by_name.priority);
 			CHECK(given.fairshare == by_name.fairshare);
@@ -167,6 +197,7 @@ static void check_priority_with_fair_share(budget_engine *engine,
 	CHECK(budget_engine_project_ranking(engine, "nobody", job->now,
 					    &ranking, &err) == BUDGET_OK);
 	CHECK(ranking.generation == 0);
+	budget_priority_weights_free(weights);
 }
 
 /* Field by field: padding makes memcmp unreliable. */
@@ -344,7 +375,7 @@ static void test_ledger_round_trip_and_priority(void)
 		CHECK(budget_engine_job_priority(engine, &job, &out, &err) ==
 		      BUDGET_OK);
 		CHECK(out.fairshare == 0.0); /* unbudgeted partition */
-		check_priority_with_fair_share(engine, &job);
+		check_priority_with_fair_share(engine, &weights, &job);
 	}
 
 	CHECK(budget_engine_save(engine, JAN_15, &err) == BUDGET_OK);

@@ -562,7 +562,7 @@ TEST_F(EngineCache, RankingOfGivesTheFactorsPriorityUses) {
       const std::vector<double> fractions = {1.0, 0.5};
       std::vector<double> want_tres(2), got_tres(2);
       const JobPriority want = engine->Priority(account, partition, in, fractions, want_tres);
-      const JobPriority got = engine->PriorityWithFairShare(in, fractions, got_tres);
+      const JobPriority got = ComputeJobPriority(w, in, fractions, got_tres);
       EXPECT_EQ(got.priority, want.priority) << account << " " << partition;
       EXPECT_EQ(got.fairshare, want.fairshare) << account << " " << partition;
       EXPECT_EQ(got_tres, want_tres) << account << " " << partition;
