@@ -9,7 +9,7 @@ priority_p_set instead and writes one line a call to /tmp/pset-split-PID.txt: ea
 then a last column, 1 when the job was ranked by name (0: on the last pass's factors).
 
     git worktree add --detach /tmp/split HEAD && cd /tmp/split
-    git apply bench/pset_split.patch      # older trees: git apply -C1
+    git apply bench/pset_split.patch      # older trees: the patch of their time (git log)
     cmake -S . -B build/split -DCMAKE_BUILD_TYPE=Release -DBUDGET_BUILD_PLUGIN=ON
     cmake --build build/split -j2 --target priority_budget sbudget
     BENCH_SUBMIT_TIMED=250 flock /tmp/budget-cluster.lock \\
