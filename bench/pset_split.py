@@ -46,20 +46,7 @@ def percentile(values, q):
     return values[min(len(values) - 1, int(q * len(values)))]
 
 
-def main(paths):
-    if not paths:
-        sys.exit(__doc__.strip().splitlines()[0])
-    columns, steps = [], None
-    for path in paths:
-        steps, calls = read(path)
-        if not calls:
-            sys.exit(f"{path}: no calls")
-        n_steps = len(steps) - 1
-        medians = [statistics.median(call[i] for call in calls) / 1000 for i in range(n_steps)]
-        whole = [sum(call[:n_steps]) / 1000 for call in calls]
-        by_name = sum(call[-1] for call in calls) / len(calls)
-        label = os.path.basename(path).removeprefix("pset-split-").removesuffix(".txt")
-        columns.append((label, len(calls), medians, whole, by_name))
+def table(columns, steps):
     print("| step (median, µs) | " + " | ".join(c[0] for c in columns) + " |")
     print("|---|" + "---:|" * len(columns))
     for i, step in enumerate(steps[:-1]):
@@ -70,6 +57,27 @@ def main(paths):
     print("| ranked by name (share of calls) | " +
           " | ".join(f"{c[4]:.2f}" for c in columns) + " |")
     print("| calls | " + " | ".join(str(c[1]) for c in columns) + " |")
+
+
+def main(paths):
+    if not paths:
+        sys.exit(__doc__.strip().splitlines()[0])
+    # One table for each set of steps: priority/budget's files, multifactor's.
+    tables = {}
+    for path in paths:
+        steps, calls = read(path)
+        if not calls:
+            sys.exit(f"{path}: no calls")
+        n_steps = len(steps) - 1
+        medians = [statistics.median(call[i] for call in calls) / 1000 for i in range(n_steps)]
+        whole = [sum(call[:n_steps]) / 1000 for call in calls]
+        by_name = sum(call[-1] for call in calls) / len(calls)
+        label = os.path.basename(path).removeprefix("pset-split-").removesuffix(".txt")
+        tables.setdefault(tuple(steps), []).append((label, len(calls), medians, whole, by_name))
+    for n, (steps, columns) in enumerate(tables.items()):
+        if n:
+            print()
+        table(columns, steps)
 
 
 if __name__ == "__main__":
