@@ -226,6 +226,12 @@ def median(values):
     return statistics.median(values) if values else None
 
 
+def percentile(values, q):
+    """The value at rank int(q * n) of the n values sorted (the largest for q = 1)."""
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q * len(values)))]
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--work", required=True)

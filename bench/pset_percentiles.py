@@ -47,7 +47,7 @@ def print_phase(plugin, phases, events):
     kept = us[:max(1, int(n * 0.99))]
 
     def at(q):
-        return us[min(n - 1, int(q * n))]
+        return e2e_report.percentile(us, q)
 
     print("%s %d calls: p10 %.1f p50 %.1f p90 %.1f p99 %.1f max %.1f µs; mean %.2f, "
           "without the slowest 1 %% %.2f" % (plugin, n, at(0.1), at(0.5), at(0.9), at(0.99),

@@ -33,17 +33,15 @@ import os
 import statistics
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from e2e_report import percentile  # noqa: E402
+
 
 def read(path):
     with open(path) as f:
         steps = f.readline().split()
         calls = [[int(x) for x in line.split()] for line in f if line.strip()]
     return steps, calls
-
-
-def percentile(values, q):
-    values = sorted(values)
-    return values[min(len(values) - 1, int(q * len(values)))]
 
 
 def table(columns, steps):
