@@ -40,6 +40,10 @@
 #   CTLD_MALLOC_PERTURB=       a byte (1-255) glibc fills slurmctld's freed and malloc'ed (not
 #                              calloc'ed) memory with, so that a read of freed or unset memory
 #                              shows in what the tests check (not for benchmarks: it costs)
+#   CTLD_VALGRIND=             valgrind's options (--tool=callgrind ...): slurmctld runs under
+#                              valgrind, given CTLD_START_TIMEOUT seconds (default 60) to answer
+#                              its first ping; keep it set until that slurmctld is stopped, as
+#                              the stop signals only a process whose comm is valgrind's tool
 # cluster_start exports SLURM_CONF=$BUDGET_LC/etc/slurm.conf, so every Slurm command of the
 # calling shell talks to this cluster; slurmdbd and slurmd find slurmdbd.conf and gres.conf
 # next to it. /etc/slurm is never read or written. MariaDB uses the system datadir (database
@@ -80,10 +84,23 @@ _lc_since() {
   printf '%d.%02d' $((us / 1000000)) $((us % 1000000 / 10000))
 }
 
+# slurmctld's comm: valgrind's tool (callgrind-amd64-linux, cut to 15 characters) under
+# CTLD_VALGRIND.
+_lc_ctld_comm() {
+  local tool
+  if [[ -z "${CTLD_VALGRIND:-}" ]]; then
+    echo slurmctld
+    return
+  fi
+  tool=$(sed -n 's/.*--tool=\([a-z]*\).*/\1/p' <<<"$CTLD_VALGRIND")
+  printf '%.15s\n' "${tool:-memcheck}-amd64-linux"
+}
+
 # The comm (ps -o comm=) a daemon's process must have before we signal it.
 _lc_comm() {
   case "$1" in
     slurmd-*) echo slurmd ;;
+    slurmctld) _lc_ctld_comm ;;
     *) echo "$1" ;;
   esac
 }
@@ -490,12 +507,14 @@ _lc_ctld_ok() {
 }
 
 _lc_start_slurmctld() {
-  local t perturb=()
+  local t perturb=() wrapper=()
   t=$(_lc_usec)
   [[ -z "${CTLD_MALLOC_PERTURB:-}" ]] ||
     perturb=(env GLIBC_TUNABLES="glibc.malloc.perturb=$CTLD_MALLOC_PERTURB")
-  _lc_spawn slurmctld "${perturb[@]}" /usr/sbin/slurmctld -D
-  _lc_wait_for 60 "slurmctld" slurmctld _lc_ctld_ok || return 1
+  # shellcheck disable=SC2206 # valgrind's options, one word each
+  [[ -z "${CTLD_VALGRIND:-}" ]] || wrapper=(valgrind $CTLD_VALGRIND)
+  _lc_spawn slurmctld "${perturb[@]}" "${wrapper[@]}" /usr/sbin/slurmctld -D
+  _lc_wait_for "${CTLD_START_TIMEOUT:-60}" "slurmctld" slurmctld _lc_ctld_ok || return 1
   _lc_say "slurmctld up ($(_lc_since "$t") s)"
 }
 
