@@ -57,6 +57,13 @@
 # geometric mean (bench/e2e_runs.py). Each round costs two phases (two restarts of slurmctld and
 # two quiet windows).
 # BENCH_CONF_MULTIFACTOR and BENCH_CONF_BUDGET: a slurm.conf line for that plugin's phase only.
+# BENCH_SUBMIT_AT=15: the timed submissions start that many seconds after slurmctld's start (and
+# after the plugin's first pass), in every phase alike. Before, they started as soon as the
+# nodes responded: 1.7 s after the start when slurm.conf had changed (the other plugin before:
+# `scontrol reconfigure` makes the slurmds register at once), 5.7 s when it had not (the same
+# plugin before, the first phase of rounds 2 and up), right after the nodes' registration, into
+# slurmctld's lock holds of that moment: waits of 18 and 45 ms for the locks at 5.7 and 6.1 s in
+# run 46's round 2, none over 1 ms in the phase that started at 1.7 s (docs/performance-log.md).
 # Where slurmctld's job records start relative to cache lines follows the length of its
 # slurm.conf strings (docs/performance-log.md, "The backfill cycle, phase by phase"), and one of the
 # two layouts makes backfill's preemption walk slower whichever the plugin. The default
@@ -92,6 +99,7 @@ else
   quiet=${BENCH_QUIET:-240} client_runs=${BENCH_CLIENT_RUNS:-10}
 fi
 submitters=${BENCH_SUBMITTERS:-4}
+submit_at=${BENCH_SUBMIT_AT:-15}
 profile=${BENCH_PROFILE:-0} profile_s=${BENCH_PROFILE_S:-70}
 profile_ctld=${BENCH_PROFILE_CTLD:-0} profile_submit=${BENCH_PROFILE_SUBMIT:-0}
 declare -A conf_line=([multifactor]=${BENCH_CONF_MULTIFACTOR:-}
@@ -325,6 +333,8 @@ phase() { # PLUGIN: multifactor | budget
   echo "${plugin}_start=$since" >>"$work/phases.env"
   cluster_start_ctld
   wait_first_pass "$plugin" "$since" || true
+  sleep "$(python3 -c 'import sys, time
+print(f"{max(0.0, float(sys.argv[1]) + float(sys.argv[2]) - time.monotonic()):.3f}")' "$since" "$submit_at")"
   echo "pending=$(pending_count)" >"$r"
   # Where the job records start, before the timed submissions add records of their own.
   python3 "$here/job_layout.py" "$(_lc_pid slurmctld)" 2>/dev/null | tr ' ' '\n' |
