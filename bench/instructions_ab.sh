@@ -30,6 +30,8 @@
 #
 # Run it under the cluster lock, as every cluster user on this machine does:
 #   flock /tmp/budget-cluster.lock bench/instructions_ab.sh build/perf bench-results
+# AB_KEEP_DUMPS=1 keeps each window's callgrind files in OUT_DIR/dumps-LABEL-WINDOW/ (for
+# callgrind_annotate; some 10 MB a window).
 # Knobs (environment): BENCH_ACCOUNTS=500 BENCH_JOBS=20000 BENCH_SETTLE=150 BENCH_SUBMITTERS=4,
 # AB_IDLE=150 AB_SUBMITS=40 AB_RUNS=3, AB_PLAN="mf1 multifactor;bu1 budget;mf2 multifactor;bu2 budget".
 # --smoke sets 20 accounts, 200 jobs, SETTLE 60, IDLE 70, 5 submissions, 1 run and the plan
@@ -93,7 +95,12 @@ window_dump() { # LABEL NAME
   }
   python3 "$here/callgrind_window.py" "${functions[@]}" "${after[@]}" \
     >"$out/instructions_ab-$1-$2.json"
-  rm -f "${after[@]}"
+  if [[ -n "${AB_KEEP_DUMPS:-}" ]]; then
+    mkdir -p "$out/dumps-$1-$2"
+    mv "${after[@]}" "$out/dumps-$1-$2/"
+  else
+    rm -f "${after[@]}"
+  fi
 }
 
 window_zero() {
