@@ -79,7 +79,7 @@ def fmt(value):
         return "n/a"
     if value >= 1e6:
         return f"{value / 1e6:,.2f} M"
-    if value >= 1e3:
+    if value >= 1e4:
         return f"{value / 1e3:,.1f} k"
     return f"{value:,.0f}"
 
