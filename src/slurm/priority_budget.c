@@ -596,7 +596,10 @@ static void _publish_usage(time_t now)
 	list_iterator_destroy(itr);
 }
 
-/* multifactor's TRES share of the partition (or raw with NO_NORMAL_TRES). */
+/* multifactor's TRES share of the partition (or raw with NO_NORMAL_TRES), for
+ * the TRES that carry a weight: the core reads no other (a site weighs one
+ * or two of its ten or so TRES), so the rest are left 0. Caller holds job
+ * read, and weight_tres has cnt entries. */
 BUDGET_HOT
 static void _tres_fractions(job_record_t *job_ptr, part_record_t *part_ptr,
 			    double *out, uint32_t cnt)
@@ -607,6 +610,8 @@ static void _tres_fractions(job_record_t *job_ptr, part_record_t *part_ptr,
 		uint64_t value = 0;
 
 		out[i] = 0.0;
+		if (!(weight_tres[i] > 0.0))	/* the core's own test */
+			continue;
 		if (job_ptr->tres_alloc_cnt &&
 		    (job_ptr->tres_alloc_cnt[i] != NO_CONSUME_VAL64))
 			value = job_ptr->tres_alloc_cnt[i];
