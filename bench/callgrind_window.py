@@ -75,9 +75,8 @@ def read_thread(path, wanted):
                         calls[callee][1] += cost
                     pending_call = None
                 continue
-            if line.startswith("cfi=") or line.startswith("cfl=") or line.startswith("cob="):
-                continue
-            pending_call = None if not line.startswith("c") else pending_call
+            # Any other line (fl=, fi=, ob=, cfi=, cob=...) names a file or an object; a call's
+            # cfi= or cob= may sit between its cfn= and calls=, and leaves the call pending.
     return total, seen, calls
 
 
