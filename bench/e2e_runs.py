@@ -1,15 +1,18 @@
 #!/usr/bin/env python3
-"""e2e_runs.py RUN.json...: the ratios budget / multifactor of several bench/e2e.sh runs, side
-by side, with their geometric mean and how many runs are at or under 1.0.
+"""e2e_runs.py [--summary] RUN.json...: the ratios budget / multifactor of several bench/e2e.sh
+runs, side by side, with their geometric mean and how many runs are at or under 1.0.
 
 One run of bench/e2e.sh cannot tell a few per cent from the machine's drift between its two
 phases; the same line over several runs can. Reads each run's e2e.json ("table": metric,
 multifactor, budget, ratio) and prints a Markdown table, one row a metric, one column a run.
+With --summary, one row a metric pools the runs instead: each plugin's median and range of
+values, the geometric mean of the ratios, their range and how many are at or under 1.0.
 Standard library only.
 """
 import json
 import math
 import os
+import statistics
 import sys
 
 
@@ -20,29 +23,68 @@ def run_label(path):
     return name.replace("e2e-", "").replace(".json", "")
 
 
-def main(paths):
-    if not paths:
-        sys.exit(__doc__.strip().splitlines()[0])
+def geometric_mean(values):
+    return math.exp(sum(math.log(v) for v in values) / len(values))
+
+
+def value_cell(values):
+    """The median of one plugin's values and their range, to three significant digits."""
+    if not values:
+        return "n/a"
+    return "%.3g (%.3g–%.3g)" % (statistics.median(values), min(values), max(values))
+
+
+def read_runs(paths):
     runs, metrics = [], []
     for path in paths:
         with open(path) as f:
-            table = {row["metric"]: row["ratio"] for row in json.load(f)["table"]}
-        for metric in table:
+            rows = {row["metric"]: row for row in json.load(f)["table"]}
+        for metric in rows:
             if metric not in metrics:
                 metrics.append(metric)
-        runs.append((run_label(path), table))
+        runs.append((run_label(path), rows))
+    return runs, metrics
 
+
+def side_by_side(runs, metrics):
     header = ["metric"] + [label for label, _ in runs] + ["geometric mean", "runs ≤ 1.0"]
     lines = ["| " + " | ".join(header) + " |", "|---" + "|---:" * (len(header) - 1) + "|"]
     for metric in metrics:
-        ratios = [table.get(metric) for _, table in runs]
+        ratios = [rows[metric]["ratio"] if metric in rows else None for _, rows in runs]
         seen = [r for r in ratios if r]
-        geo = math.exp(sum(math.log(r) for r in seen) / len(seen)) if seen else None
         cells = ["n/a" if r is None else "%.2f" % r for r in ratios]
-        cells.append("n/a" if geo is None else "%.2f" % geo)
+        cells.append("%.2f" % geometric_mean(seen) if seen else "n/a")
         cells.append("%d of %d" % (sum(r <= 1.0 for r in seen), len(seen)))
         lines.append("| %s | %s |" % (metric, " | ".join(cells)))
-    print("\n".join(lines))
+    return lines
+
+
+def pooled(runs, metrics):
+    header = ["metric", "multifactor, median (range)", "budget, median (range)",
+              "budget / multifactor, geometric mean", "lowest–highest", "runs ≤ 1.0"]
+    lines = ["| " + " | ".join(header) + " |", "|---" + "|---:" * (len(header) - 1) + "|"]
+    for metric in metrics:
+        rows = [rows[metric] for _, rows in runs if metric in rows]
+        ratios = [row["ratio"] for row in rows if row.get("ratio")]
+        cells = [value_cell([row["multifactor"] for row in rows if row.get("multifactor")]),
+                 value_cell([row["budget"] for row in rows if row.get("budget")])]
+        if ratios:
+            cells += ["%.2f" % geometric_mean(ratios),
+                      "%.2f–%.2f" % (min(ratios), max(ratios)),
+                      "%d of %d" % (sum(r <= 1.0 for r in ratios), len(ratios))]
+        else:
+            cells += ["n/a", "n/a", "0 of 0"]
+        lines.append("| %s | %s |" % (metric, " | ".join(cells)))
+    return lines
+
+
+def main(args):
+    summary = bool(args) and args[0] == "--summary"
+    paths = args[1:] if summary else args
+    if not paths:
+        sys.exit(__doc__.strip().splitlines()[0])
+    runs, metrics = read_runs(paths)
+    print("\n".join((pooled if summary else side_by_side)(runs, metrics)))
 
 
 if __name__ == "__main__":

@@ -8,7 +8,7 @@ build_packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libcli11-dev nlohmann-json3-dev libfmt-dev zlib1g-dev
   clang-format clang-tidy dpkg-dev
-  clang libclang-rt-14-dev
+  clang libclang-rt-14-dev python3
 )
 cluster_packages=(
   munge slurmctld slurmd slurmdbd slurm-client mariadb-server jq man-db

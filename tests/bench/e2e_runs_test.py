@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+"""Tests of bench/e2e_runs.py: the rounds of several e2e runs side by side and pooled."""
+import contextlib
+import io
+import json
+import os
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bench"))
+import e2e_runs  # noqa: E402
+
+PASS = "priority recalculation pass, median (ms)"
+RSS = "slurmctld RSS after the workload (MiB)"
+
+
+def row(metric, multifactor, budget):
+    ratio = budget / multifactor if multifactor and budget else None
+    return {"metric": metric, "multifactor": multifactor, "budget": budget, "ratio": ratio}
+
+
+class E2eRunsTest(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        rounds = [
+            [row(PASS, 8.0, 4.0), row(RSS, 100.0, 110.0)],
+            [row(PASS, 10.0, 2.5), row(RSS, 100.0, 90.0)],
+            [row(PASS, 9.0, 9.0)],  # no RSS measured in this round
+        ]
+        self.paths = []
+        for number, table in enumerate(rounds, 1):
+            path = os.path.join(self.dir.name, "e2e-run9-round%d.json" % number)
+            with open(path, "w") as f:
+                json.dump({"table": table}, f)
+            self.paths.append(path)
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def run_main(self, args):
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            e2e_runs.main(args)
+        rows = {}
+        for line in out.getvalue().splitlines()[2:]:  # after the header and its rule
+            cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+            rows[cells[0]] = cells[1:]
+        return rows
+
+    def test_side_by_side_labels_each_round_and_counts_rounds_at_or_under_one(self):
+        rows = self.run_main(self.paths)
+        self.assertEqual(rows[PASS], ["0.50", "0.25", "1.00", "0.50", "3 of 3"])
+        self.assertEqual(rows[RSS], ["1.10", "0.90", "n/a", "0.99", "1 of 2"])
+
+    def test_summary_pools_values_and_ratios_over_every_round(self):
+        rows = self.run_main(["--summary"] + self.paths)
+        # multifactor 8, 10, 9; budget 4, 2.5, 9; ratios 0.5, 0.25, 1.0 (geometric mean 0.5)
+        self.assertEqual(rows[PASS], ["9 (8–10)", "4 (2.5–9)", "0.50", "0.25–1.00", "3 of 3"])
+        self.assertEqual(rows[RSS], ["100 (100–100)", "100 (90–110)", "0.99", "0.90–1.10",
+                                         "1 of 2"])
+
+    def test_without_runs_it_exits_with_its_usage(self):
+        with self.assertRaises(SystemExit) as stop:
+            e2e_runs.main(["--summary"])
+        self.assertIn("e2e_runs.py", str(stop.exception))
+
+
+if __name__ == "__main__":
+    unittest.main()
