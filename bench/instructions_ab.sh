@@ -24,14 +24,17 @@
 # Threads are told apart by what they ran (bench/callgrind_window.py): Debian's slurmctld is
 # stripped, and only its exported functions have names.
 #
-# A plan entry is "LABEL PLUGIN". Writes OUT_DIR/instructions_ab.txt (one line a phase),
+# A plan entry is "LABEL PLUGIN", PLUGIN multifactor, budget or budget=DIR (the
+# priority_budget.so in DIR, say a build of the commit before a change). Writes OUT_DIR/instructions_ab.txt (one line a phase),
 # OUT_DIR/instructions_ab.md (bench/instructions_report.py: Ir a unit, budget / multifactor) and
 # OUT_DIR/instructions_ab-LABEL-WINDOW.json (each window's count by thread and function).
 #
 # Run it under the cluster lock, as every cluster user on this machine does:
 #   flock /tmp/budget-cluster.lock bench/instructions_ab.sh build/perf bench-results
 # AB_KEEP_DUMPS=1 keeps each window's callgrind files in OUT_DIR/dumps-LABEL-WINDOW/ (for
-# callgrind_annotate; some 10 MB a window).
+# callgrind_annotate; some 10 MB a window). AB_CALLGRIND_OPTIONS adds options to slurmctld's
+# callgrind: "--cache-sim=yes" also counts each window's simulated cache misses (D1mr, DLmr...),
+# which callgrind_annotate reads from the kept dumps (the report still gives instructions).
 # Knobs (environment): BENCH_ACCOUNTS=500 BENCH_JOBS=20000 BENCH_SETTLE=150 BENCH_SUBMITTERS=4,
 # AB_IDLE=150 AB_SUBMITS=40 AB_RUNS=3, AB_PLAN="mf1 multifactor;bu1 budget;mf2 multifactor;bu2 budget".
 # --smoke sets 20 accounts, 200 jobs, SETTLE 60, IDLE 70, 5 submissions, 1 run and the plan
@@ -48,6 +51,7 @@ source "$repo/tests/integration/lib/budget_fixture.sh"
 # shellcheck source=lib/e2e_site.sh
 source "$here/lib/e2e_site.sh"
 site_init instructions_ab.sh instr "$@"
+build_plugin_dir=$plugin_dir
 
 if ! command -v valgrind >/dev/null || ! command -v callgrind_control >/dev/null; then
   echo "instructions_ab.sh: needs valgrind and callgrind_control (apt-get install valgrind)" >&2
@@ -108,14 +112,20 @@ window_zero() {
 }
 
 ab_phase() { # LABEL PLUGIN
-  local label=$1 plugin=$2 n ids=() main_cycles bf_cycles client_ir
+  local label=$1 plugin=${2%%=*} dir=$build_plugin_dir n ids=() main_cycles bf_cycles client_ir
+  [[ "$2" == budget=* ]] && dir=$(cd "${2#budget=}" && pwd)
   [[ "$plugin" == budget || "$plugin" == multifactor ]] || {
-    echo "instructions_ab.sh: phase $label: plugin \"$plugin\" is not multifactor or budget" >&2
+    echo "instructions_ab.sh: phase $label: plugin \"$2\" is not multifactor, budget or budget=DIR" >&2
     exit 2
   }
-  say "=== $label: priority/$plugin under callgrind"
+  [[ "$plugin" == multifactor || -f "$dir/priority_budget.so" ]] || {
+    echo "instructions_ab.sh: phase $label: no $dir/priority_budget.so" >&2
+    exit 2
+  }
+  say "=== $label: priority/$plugin under callgrind${2#"$plugin"}"
+  plugin_dir=$dir # what ctld_switch_to puts first in PluginDir
   ctld_switch_to "$plugin" "" 0
-  export CTLD_VALGRIND="--tool=callgrind --separate-threads=yes --callgrind-out-file=$work/cg-$label.%p"
+  export CTLD_VALGRIND="--tool=callgrind --separate-threads=yes --callgrind-out-file=$work/cg-$label.%p ${AB_CALLGRIND_OPTIONS:-}"
   cluster_start_ctld
   sleep "$settle"
 
