@@ -3,6 +3,7 @@
 the heading its #anchor names (GitHub's anchors: lower case, punctuation dropped, spaces to
 hyphens, "-1", "-2"... for repeated headings). Docs move sections between files; a link left
 behind is found here rather than by a reader."""
+import functools
 import os
 import re
 import unittest
@@ -29,23 +30,22 @@ def outside_code(path):
                 yield line
 
 
-def anchors(path, cache={}):
-    if path not in cache:
-        found, seen = set(), {}
-        for line in outside_code(path):
-            match = HEADING.match(line)
-            if match:
-                anchor = anchor_of(match.group(2))
-                count = seen.get(anchor, 0)
-                seen[anchor] = count + 1
-                found.add(anchor if count == 0 else "%s-%d" % (anchor, count))
-        cache[path] = found
-    return cache[path]
+@functools.lru_cache(maxsize=None)
+def anchors(path):
+    found, seen = set(), {}
+    for line in outside_code(path):
+        match = HEADING.match(line)
+        if match:
+            anchor = anchor_of(match.group(2))
+            count = seen.get(anchor, 0)
+            seen[anchor] = count + 1
+            found.add(anchor if count == 0 else "%s-%d" % (anchor, count))
+    return frozenset(found)
 
 
 def broken_links(path):
     broken = []
-    for number, line in enumerate(outside_code(path), 1):
+    for line in outside_code(path):
         for target in LINK.findall(re.sub(r"`[^`]*`", "", line)):
             if re.match(r"^[a-z]+:", target):  # https:, mailto:
                 continue
