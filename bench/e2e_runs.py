@@ -34,6 +34,15 @@ def value_cell(values):
     return "%.3g (%.3g–%.3g)" % (statistics.median(values), min(values), max(values))
 
 
+def table_start(header):
+    """A Markdown table's header and its rule, the first column left-aligned, the rest right."""
+    return ["| " + " | ".join(header) + " |", "|---" + "|---:" * (len(header) - 1) + "|"]
+
+
+def at_or_under_one(ratios):
+    return "%d of %d" % (sum(r <= 1.0 for r in ratios), len(ratios))
+
+
 def read_runs(paths):
     runs, metrics = [], []
     for path in paths:
@@ -47,22 +56,21 @@ def read_runs(paths):
 
 
 def side_by_side(runs, metrics):
-    header = ["metric"] + [label for label, _ in runs] + ["geometric mean", "runs ≤ 1.0"]
-    lines = ["| " + " | ".join(header) + " |", "|---" + "|---:" * (len(header) - 1) + "|"]
+    lines = table_start(["metric"] + [label for label, _ in runs] +
+                        ["geometric mean", "runs ≤ 1.0"])
     for metric in metrics:
         ratios = [rows[metric]["ratio"] if metric in rows else None for _, rows in runs]
         seen = [r for r in ratios if r]
         cells = ["n/a" if r is None else "%.2f" % r for r in ratios]
         cells.append("%.2f" % geometric_mean(seen) if seen else "n/a")
-        cells.append("%d of %d" % (sum(r <= 1.0 for r in seen), len(seen)))
+        cells.append(at_or_under_one(seen))
         lines.append("| %s | %s |" % (metric, " | ".join(cells)))
     return lines
 
 
 def pooled(runs, metrics):
-    header = ["metric", "multifactor, median (range)", "budget, median (range)",
-              "budget / multifactor, geometric mean", "lowest–highest", "runs ≤ 1.0"]
-    lines = ["| " + " | ".join(header) + " |", "|---" + "|---:" * (len(header) - 1) + "|"]
+    lines = table_start(["metric", "multifactor, median (range)", "budget, median (range)",
+                         "budget / multifactor, geometric mean", "lowest–highest", "runs ≤ 1.0"])
     for metric in metrics:
         rows = [rows[metric] for _, rows in runs if metric in rows]
         ratios = [row["ratio"] for row in rows if row.get("ratio")]
@@ -71,9 +79,9 @@ def pooled(runs, metrics):
         if ratios:
             cells += ["%.2f" % geometric_mean(ratios),
                       "%.2f–%.2f" % (min(ratios), max(ratios)),
-                      "%d of %d" % (sum(r <= 1.0 for r in ratios), len(ratios))]
+                      at_or_under_one(ratios)]
         else:
-            cells += ["n/a", "n/a", "0 of 0"]
+            cells += ["n/a", "n/a", at_or_under_one(ratios)]
         lines.append("| %s | %s |" % (metric, " | ".join(cells)))
     return lines
 
