@@ -25,8 +25,9 @@
 # stripped, and only its exported functions have names.
 #
 # A plan entry is "LABEL PLUGIN", PLUGIN multifactor, budget or budget=DIR (the
-# priority_budget.so in DIR, say a build of the commit before a change). Writes OUT_DIR/instructions_ab.txt (one line a phase),
-# OUT_DIR/instructions_ab.md (bench/instructions_report.py: Ir a unit, budget / multifactor) and
+# priority_budget.so in DIR, say a build of the commit before a change). Writes
+# OUT_DIR/instructions_ab.txt (one line a phase), OUT_DIR/instructions_ab.md
+# (bench/instructions_report.py: Ir a unit, budget / multifactor) and
 # OUT_DIR/instructions_ab-LABEL-WINDOW.json (each window's count by thread and function).
 #
 # Run it under the cluster lock, as every cluster user on this machine does:
