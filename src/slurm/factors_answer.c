@@ -133,9 +133,12 @@ extern void factors_answer_copy(factors_answer_t *answer,
 	obj->cluster_name = NULL;
 	obj->partition = NULL;
 	obj->tres_names = NULL;
+	/* A ranking carries TRES weights only when it was made before they
+	 * changed; without, its values were weighted with those in force. */
 	if (answer->tres_cnt && (src->tres_cnt == answer->tres_cnt) &&
-	    src->priority_tres && src->tres_weights &&
-	    !memcmp(src->tres_weights, answer->tres_weights, size)) {
+	    src->priority_tres &&
+	    (!src->tres_weights ||
+	     !memcmp(src->tres_weights, answer->tres_weights, size))) {
 		memcpy(row->priority_tres, src->priority_tres, size);
 		obj->priority_tres = row->priority_tres;
 		obj->tres_weights = row->block->tres_weights;
@@ -151,6 +154,21 @@ extern void factors_answer_copy(factors_answer_t *answer,
 			xfree(obj->tres_weights);
 			obj->tres_cnt = 0;
 		}
+	}
+}
+
+extern void factors_answer_ranked(factors_answer_t *answer,
+				  priority_factors_object_t *obj)
+{
+	answer_row_t *row = (answer_row_t *) obj;
+
+	if (answer->tres_cnt && (obj->tres_cnt == answer->tres_cnt) &&
+	    obj->priority_tres) {
+		obj->tres_weights = row->block->tres_weights;
+	} else {
+		/* Slurm packs tres_cnt values of both: none. */
+		xfree(obj->priority_tres);
+		obj->tres_cnt = 0;
 	}
 }
 

@@ -9,9 +9,10 @@
  *  row and its two TRES arrays), made under the job read lock and freed one
  *  by one after the answer is sent. Here rows are cut from blocks of a few
  *  hundred, each row's weighted TRES values sit in the row, and the TRES
- *  weights, the same in every row ranked under the weights in force, are one
- *  copy a block; a partition's name is one copy an answer. A row whose job
- *  was ranked under other TRES weights carries its own copies, as before.
+ *  weights, the same in every row ranked under the weights in force (a job's
+ *  factors then carry none), are one copy a block; a partition's name is one
+ *  copy an answer. A row whose job was ranked under other TRES weights
+ *  carries its own copies, as before.
 \*****************************************************************************/
 
 #ifndef BUDGET_SLURM_FACTORS_ANSWER_H
@@ -36,6 +37,11 @@ extern priority_factors_object_t *factors_answer_row(factors_answer_t *answer);
 extern void factors_answer_copy(factors_answer_t *answer,
 				priority_factors_object_t *row,
 				const priority_factors_object_t *src);
+
+/* Completes a row that a ranking on request filled: the weights its TRES
+ * values were weighted with, the answer's (a ranking leaves them out). */
+extern void factors_answer_ranked(factors_answer_t *answer,
+				  priority_factors_object_t *row);
 
 /* Names `row`'s partition: the answer's copy of part_ptr's name. After the
  * row is filled (a ranking zeroes it). Caller holds the partition read lock. */
