@@ -113,18 +113,12 @@ window_zero() {
 }
 
 ab_phase() { # LABEL PLUGIN
-  local label=$1 plugin=${2%%=*} dir=$build_plugin_dir n ids=() main_cycles bf_cycles client_ir
-  [[ "$2" == budget=* ]] && dir=$(cd "${2#budget=}" && pwd)
-  [[ "$plugin" == budget || "$plugin" == multifactor ]] || {
-    echo "instructions_ab.sh: phase $label: plugin \"$2\" is not multifactor, budget or budget=DIR" >&2
-    exit 2
-  }
-  [[ "$plugin" == multifactor || -f "$dir/priority_budget.so" ]] || {
-    echo "instructions_ab.sh: phase $label: no $dir/priority_budget.so" >&2
-    exit 2
-  }
+  local label=$1 plugin n ids=() main_cycles bf_cycles client_ir
+  ab_plan_plugin instructions_ab.sh "$label" "$2"
+  plugin=$ab_plugin
   say "=== $label: priority/$plugin under callgrind${2#"$plugin"}"
-  plugin_dir=$dir # what ctld_switch_to puts first in PluginDir
+  # What ctld_switch_to puts first in PluginDir; a multifactor phase takes the build's.
+  plugin_dir=${ab_plugin_dir:-$build_plugin_dir}
   ctld_switch_to "$plugin" "" 0
   export CTLD_VALGRIND="--tool=callgrind --separate-threads=yes --callgrind-out-file=$work/cg-$label.%p ${AB_CALLGRIND_OPTIONS:-}"
   cluster_start_ctld

@@ -64,7 +64,6 @@ if ((smoke)); then
 else
   runs=${AB_RUNS:-30} idle=${AB_IDLE:-20}
 fi
-build_plugin_dir=$plugin_dir
 
 say() { printf '[sprio_ab] %s\n' "$*" >&2; }
 
@@ -170,17 +169,9 @@ yardstick_fields() { # WALL_FILE CPU_FILE YARDSTICK_FILE
 }
 
 ab_phase() { # LABEL PLUGIN [nodebug]
-  local label=$1 plugin=${2%%=*} dir=$build_plugin_dir debug_priority=1
-  [[ "$2" == budget=* ]] && dir=$(cd "${2#budget=}" && pwd)
-  [[ "$plugin" == multifactor ]] && dir=-
-  [[ "$plugin" == budget || "$plugin" == multifactor ]] || {
-    echo "sprio_ab.sh: phase $label: plugin \"$2\" is not multifactor, budget or budget=DIR" >&2
-    exit 2
-  }
-  [[ "$plugin" == multifactor || -f "$dir/priority_budget.so" ]] || {
-    echo "sprio_ab.sh: phase $label: no $dir/priority_budget.so" >&2
-    exit 2
-  }
+  local label=$1 plugin dir debug_priority=1
+  ab_plan_plugin sprio_ab.sh "$label" "$2"
+  plugin=$ab_plugin dir=${ab_plugin_dir:--}
   case ${3:-} in
     '') ;;
     nodebug) debug_priority=0 ;;

@@ -52,6 +52,29 @@ ab_site_knobs() {
   IFS=';' read -r -a plan <<<"${AB_PLAN:-mf1 multifactor;bu1 budget;mf2 multifactor;bu2 budget}"
 }
 
+# A plan entry's PLUGIN: multifactor, budget (the build's priority_budget.so) or budget=DIR (the
+# one in DIR, say a build of the commit before a change). Sets ab_plugin (multifactor or budget)
+# and ab_plugin_dir: DIR's absolute path, the build's plugin directory for budget, empty for
+# multifactor (the script decides which plugin directory a multifactor phase keeps). Exits 2
+# on any other PLUGIN, or a DIR without priority_budget.so.
+ab_plan_plugin() { # SCRIPT LABEL PLUGIN
+  local script=$1 label=$2
+  ab_plugin=${3%%=*} ab_plugin_dir=""
+  case $3 in
+    multifactor) ;;
+    budget) ab_plugin_dir=$build/src/slurm ;;
+    budget=*) ab_plugin_dir=$(cd "${3#budget=}" 2>/dev/null && pwd) || ab_plugin_dir=${3#budget=} ;;
+    *)
+      echo "$script: phase $label: plugin \"$3\" is not multifactor, budget or budget=DIR" >&2
+      exit 2
+      ;;
+  esac
+  [[ -z "$ab_plugin_dir" || -f "$ab_plugin_dir/priority_budget.so" ]] || {
+    echo "$script: phase $label: no $ab_plugin_dir/priority_budget.so" >&2
+    exit 2
+  }
+}
+
 account_name() { printf 'p%04d' "$1"; }
 
 make_budget_conf() {
