@@ -152,8 +152,8 @@ static void _copy_priority_weights(const budget_weights *weights)
 
 /*
  * A job's factors carry no TRES weights while they are the ones in force
- * (weight_tres): a copy a job is 96 bytes of heap on a site of nine TRES,
- * 1.8 MiB for 20,000 pending jobs, and one more array a pass writes a job. When they change, each job ranked
+ * (weight_tres): a copy a job is 112 bytes of heap on a site of ten TRES
+ * (2.1 MiB for 20,000 pending jobs), and one more array a pass writes a job. When they change, each job ranked
  * under the old ones keeps a copy until it is ranked again, so that sprio
  * shows its values with the weights they were weighted with, as multifactor
  * does. Caller holds the job write lock.
