@@ -5,6 +5,7 @@
 
 #include "config.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -106,6 +107,14 @@ extern priority_factors_object_t *factors_answer_row(factors_answer_t *answer)
 	return &row->obj;
 }
 
+/* Whether a ranking holds a weighted value for each of the answer's TRES. */
+static bool _has_answers_tres(const factors_answer_t *answer,
+			      const priority_factors_object_t *ranking)
+{
+	return answer->tres_cnt && (ranking->tres_cnt == answer->tres_cnt) &&
+		ranking->priority_tres;
+}
+
 static double *_copy_doubles(const double *from, uint32_t count)
 {
 	double *to;
@@ -135,8 +144,7 @@ extern void factors_answer_copy(factors_answer_t *answer,
 	obj->tres_names = NULL;
 	/* A ranking carries TRES weights only when it was made before they
 	 * changed; without, its values were weighted with those in force. */
-	if (answer->tres_cnt && (src->tres_cnt == answer->tres_cnt) &&
-	    src->priority_tres &&
+	if (_has_answers_tres(answer, src) &&
 	    (!src->tres_weights ||
 	     !memcmp(src->tres_weights, answer->tres_weights, size))) {
 		memcpy(row->priority_tres, src->priority_tres, size);
@@ -162,8 +170,7 @@ extern void factors_answer_ranked(factors_answer_t *answer,
 {
 	answer_row_t *row = (answer_row_t *) obj;
 
-	if (answer->tres_cnt && (obj->tres_cnt == answer->tres_cnt) &&
-	    obj->priority_tres) {
+	if (_has_answers_tres(answer, obj)) {
 		obj->tres_weights = row->block->tres_weights;
 	} else {
 		/* Slurm packs tres_cnt values of both: none. */

@@ -153,10 +153,10 @@ static void _copy_priority_weights(const budget_weights *weights)
 /*
  * A job's factors carry no TRES weights while they are the ones in force
  * (weight_tres): a copy a job is 112 bytes of heap on a site of ten TRES
- * (2.1 MiB for 20,000 pending jobs), and one more array a pass writes a job. When they change, each job ranked
- * under the old ones keeps a copy until it is ranked again, so that sprio
- * shows its values with the weights they were weighted with, as multifactor
- * does. Caller holds the job write lock.
+ * (2.1 MiB for 20,000 pending jobs), and one more array a pass writes a job.
+ * When they change, each job ranked under the old ones keeps a copy until it
+ * is ranked again, so that sprio shows its values with the weights they were
+ * weighted with, as multifactor does. Caller holds the job write lock.
  */
 static void _keep_ranked_tres_weights(const double *old, uint32_t old_cnt)
 {
