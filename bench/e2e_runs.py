@@ -6,8 +6,8 @@ One run of bench/e2e.sh cannot tell a few per cent from the machine's drift betw
 phases; the same line over several runs can. Reads each run's e2e.json ("table": metric,
 multifactor, budget, ratio) and prints a Markdown table, one row a metric, one column a run.
 With --summary, one row a metric pools the runs instead: each plugin's median and range of
-values, the geometric mean of the ratios, their range and how many are at or under 1.0.
-Standard library only.
+values, the geometric mean of the ratios with its 95 % interval, their range and how many are at
+or under 1.0. Standard library only.
 """
 import json
 import math
@@ -25,6 +25,35 @@ def run_label(path):
 
 def geometric_mean(values):
     return math.exp(sum(math.log(v) for v in values) / len(values))
+
+
+# Student's t, two-sided 95 %, by degrees of freedom; a count between two rows takes the lower
+# row's (wider) value.
+T_975 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306,
+         9: 2.262, 10: 2.228, 11: 2.201, 12: 2.179, 13: 2.160, 14: 2.145, 15: 2.131, 16: 2.120,
+         17: 2.110, 18: 2.101, 19: 2.093, 20: 2.086, 25: 2.060, 30: 2.042, 40: 2.021,
+         60: 2.000, 120: 1.980}
+
+
+def t_975(degrees_of_freedom):
+    return T_975[max(k for k in T_975 if k <= degrees_of_freedom)]
+
+
+def geometric_interval(ratios):
+    """The 95 % interval of the geometric mean of the ratios (low, high): the t interval of the
+    mean of their logarithms, each round one sample. None with fewer than two ratios. An
+    interval that holds 1.0 is a line these rounds cannot tell from multifactor's."""
+    if len(ratios) < 2:
+        return None
+    logs = [math.log(r) for r in ratios]
+    half = t_975(len(logs) - 1) * statistics.stdev(logs) / math.sqrt(len(logs))
+    mean = statistics.fmean(logs)
+    return math.exp(mean - half), math.exp(mean + half)
+
+
+def interval_cell(ratios):
+    interval = geometric_interval(ratios)
+    return "n/a" if interval is None else "%.2f–%.2f" % interval
 
 
 def value_cell(values):
@@ -70,18 +99,19 @@ def side_by_side(runs, metrics):
 
 def pooled(runs, metrics):
     lines = table_start(["metric", "multifactor, median (range)", "budget, median (range)",
-                         "budget / multifactor, geometric mean", "lowest–highest", "runs ≤ 1.0"])
+                         "budget / multifactor, geometric mean", "95 % interval",
+                         "lowest–highest", "runs ≤ 1.0"])
     for metric in metrics:
         rows = [rows[metric] for _, rows in runs if metric in rows]
         ratios = [row["ratio"] for row in rows if row.get("ratio")]
         cells = [value_cell([row["multifactor"] for row in rows if row.get("multifactor")]),
                  value_cell([row["budget"] for row in rows if row.get("budget")])]
         if ratios:
-            cells += ["%.2f" % geometric_mean(ratios),
+            cells += ["%.2f" % geometric_mean(ratios), interval_cell(ratios),
                       "%.2f–%.2f" % (min(ratios), max(ratios)),
                       at_or_under_one(ratios)]
         else:
-            cells += ["n/a", "n/a", at_or_under_one(ratios)]
+            cells += ["n/a", "n/a", "n/a", at_or_under_one(ratios)]
         lines.append("| %s | %s |" % (metric, " | ".join(cells)))
     return lines
 

@@ -55,10 +55,28 @@ class E2eRunsTest(unittest.TestCase):
 
     def test_summary_pools_values_and_ratios_over_every_round(self):
         rows = self.run_main(["--summary"] + self.paths)
-        # multifactor 8, 10, 9; budget 4, 2.5, 9; ratios 0.5, 0.25, 1.0 (geometric mean 0.5)
-        self.assertEqual(rows[PASS], ["9 (8–10)", "4 (2.5–9)", "0.50", "0.25–1.00", "3 of 3"])
-        self.assertEqual(rows[RSS], ["100 (100–100)", "100 (90–110)", "0.99", "0.90–1.10",
-                                         "1 of 2"])
+        # multifactor 8, 10, 9; budget 4, 2.5, 9; ratios 0.5, 0.25, 1.0 (geometric mean 0.5).
+        # Their logarithms -ln 2, -2 ln 2, 0: standard deviation ln 2, so the interval is
+        # 0.5 * exp(±4.303 * ln 2 / sqrt(3)) (t for 2 degrees of freedom).
+        self.assertEqual(rows[PASS], ["9 (8–10)", "4 (2.5–9)", "0.50", "0.09–2.80",
+                                      "0.25–1.00", "3 of 3"])
+        # 1.1 and 0.9: one degree of freedom, t 12.706.
+        self.assertEqual(rows[RSS], ["100 (100–100)", "100 (90–110)", "0.99", "0.28–3.56",
+                                     "0.90–1.10", "1 of 2"])
+
+    def test_interval_narrows_with_agreeing_rounds_and_needs_two(self):
+        self.assertIsNone(e2e_runs.geometric_interval([0.8]))
+        low, high = e2e_runs.geometric_interval([0.8, 0.8, 0.8])
+        self.assertAlmostEqual(low, 0.8)
+        self.assertAlmostEqual(high, 0.8)
+        # Eight rounds of 0.9 and 1.1 alternating: the mean of the logs is ln(0.99) / 2 and
+        # the interval holds 1.0, a line these rounds cannot tell from multifactor's.
+        low, high = e2e_runs.geometric_interval([0.9, 1.1] * 4)
+        self.assertLess(low, 1.0)
+        self.assertGreater(high, 1.0)
+        # 20 rounds take the row of 19 degrees of freedom; 23, between the rows of 20 and 25, 20's.
+        self.assertEqual(e2e_runs.t_975(19), 2.093)
+        self.assertEqual(e2e_runs.t_975(22), 2.086)
 
     def test_without_runs_it_exits_with_its_usage(self):
         with self.assertRaises(SystemExit) as stop:

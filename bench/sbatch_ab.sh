@@ -1,0 +1,207 @@
+#!/usr/bin/env bash
+# sbatch_ab.sh BUILD_DIR OUT_DIR [--smoke]: sbatch under priority/multifactor and priority/budget
+# in many short alternating phases on the site of bench/e2e.sh (docs/performance.md, "sbatch:
+# many phases").
+#
+# bench/e2e.sh times 250 submissions a plugin once a round, 20 minutes of other measurements
+# apart. Slurm's test of the nodes in each submission (select_nodes, whose preemption check walks
+# every job record) takes 0.19 to 0.67 ms from one phase to the next under either plugin, so the
+# sbatch line needs many phases of each plugin more than many submissions in one. This script
+# runs only the submissions: each phase restarts slurmctld with its plugin on the same queue,
+# waits SETTLE seconds (past the plugin's first pass, as e2e.sh's BENCH_SUBMIT_AT), resets
+# sdiag, then submits the same SUBMITS jobs one after the other, times each, cancels them and
+# waits for their records to be purged. The default plan turns the order every pair (ABBA), so
+# that a drift of the machine over the run weighs on both plugins alike.
+#
+# A plan entry is "LABEL PLUGIN", PLUGIN one of multifactor, budget (BUILD_DIR's) or budget=DIR.
+# A budget phase appends BENCH_CONF_BUDGET to slurm.conf, as e2e.sh does (the job records then
+# start where multifactor's do).
+# Writes OUT_DIR/sbatch_ab.txt, one line a phase:
+#   LABEL plugin=P dir=D submits=N per_job_ms=T (the submissions' wall time over N, e2e.sh's
+#     "sbatch, time per job") wall_median_ms=W rpc_mean_us=R (sdiag, REQUEST_SUBMIT_BATCH_JOB)
+#     select_median_us=S select_mean_us=M (select_nodes on the RPC threads, uprobes; n/a without
+#     them) select_first_us=F select_last_us=L (the medians of the first and the last quarter of
+#     the phase's submissions: whether the test's time is the phase's or settles within it)
+#     yardstick_cpu_median_ms=Y (`gzip -1` of 2.6 MB, five times before the submissions: the
+#     machine's speed) and the job records' layout (bench/job_layout.py)
+# OUT_DIR/sbatch_ab-LABEL-{wall,select}.txt (each submission's wall time in ms and each test of
+# the nodes in µs, in order) and OUT_DIR/sbatch_ab.md: bench/ab_pairs.py's table of the pairs.
+#
+# Run it under the cluster lock, as every cluster user on this machine does:
+#   flock /tmp/budget-cluster.lock bench/sbatch_ab.sh build/perf bench-results
+# Knobs (environment): BENCH_ACCOUNTS=500 BENCH_JOBS=20000 BENCH_SUBMITTERS=4 BENCH_SETTLE=15
+# AB_SUBMITS=500 AB_PAIRS=8 (the default plan: mf1 bu1, bu2 mf2, mf3 bu3, ...), or AB_PLAN as in
+# bench/sprio_ab.sh; BENCH_CONF_BUDGET as in bench/e2e.sh.
+# --smoke sets 20 accounts, 200 jobs, 20 submissions and 2 pairs (checks that it runs).
+# Stops every daemon and probe it started, also on failure.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(cd "$here/.." && pwd)
+# shellcheck source=../tests/integration/lib/cluster.sh
+source "$repo/tests/integration/lib/cluster.sh"
+# shellcheck source=../tests/integration/lib/budget_fixture.sh
+source "$repo/tests/integration/lib/budget_fixture.sh"
+# shellcheck source=lib/e2e_site.sh
+source "$here/lib/e2e_site.sh"
+site_init sbatch_ab.sh sbatch "$@"
+
+ab_site_knobs
+settle=${BENCH_SETTLE:-15}
+if ((smoke)); then
+  submits=${AB_SUBMITS:-20} pairs=${AB_PAIRS:-2}
+else
+  submits=${AB_SUBMITS:-500} pairs=${AB_PAIRS:-8}
+fi
+# Job numbers below submits are the timed jobs, the same in every phase; the queue takes the rest.
+submit_timed=$submits
+budget_conf_line=${BENCH_CONF_BUDGET-JobCompLoc=/tmp/pppppppppppppppp}
+if [[ -z "${AB_PLAN:-}" ]]; then
+  plan=()
+  for ((k = 1; k <= pairs; k++)); do
+    if ((k % 2)); then
+      plan+=("mf$k multifactor" "bu$k budget")
+    else
+      plan+=("bu$k budget" "mf$k multifactor")
+    fi
+  done
+fi
+
+say() { printf '[sbatch_ab] %s\n' "$*" >&2; }
+
+cleanup() {
+  probes_stop
+  cluster_stop
+  rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# Slurm's test of the nodes for each submission: select_nodes, entry to return, on the RPC
+# threads only ("srvcn"; the scheduler threads call it too) and enabled only while the phase
+# submits.
+tracefs=/sys/kernel/tracing group=budget_sbatch_ab probing=0 mounted_tracefs=0
+
+probes_start() {
+  local ctld offset
+  ctld=$(readlink -f /usr/sbin/slurmctld)
+  [[ -d $tracefs/events ]] || { mount -t tracefs nodev "$tracefs" 2>/dev/null && mounted_tracefs=1; }
+  if [[ ! -w $tracefs/uprobe_events ]] || ! offset=$(elf_offset "$ctld" select_nodes) || ! {
+    echo "p:$group/sel_in $ctld:$offset"
+    echo "r:$group/sel_out $ctld:$offset"
+  } >>"$tracefs/uprobe_events"; then
+    say "no uprobes on select_nodes: the test of the nodes is not timed"
+    return 0
+  fi
+  echo 'comm == "srvcn"' >"$tracefs/events/$group/sel_in/filter"
+  echo 'comm == "srvcn"' >"$tracefs/events/$group/sel_out/filter"
+  probing=1
+}
+
+probes_stop() {
+  if ((probing)); then
+    echo 0 >"$tracefs/events/$group/enable" 2>/dev/null || true
+    echo "-:$group/sel_in" >>"$tracefs/uprobe_events" 2>/dev/null || true
+    echo "-:$group/sel_out" >>"$tracefs/uprobe_events" 2>/dev/null || true
+    probing=0
+  fi
+  if ((mounted_tracefs)); then
+    umount "$tracefs" 2>/dev/null || true
+    mounted_tracefs=0
+  fi
+  return 0
+}
+
+# Each call's time (µs) from sel_in to the next sel_out of one thread, in the trace's order.
+select_us_each() {
+  awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { t = substr($i, 1, length($i) - 1); break }
+         if ($0 ~ / sel_in:/) start[$1] = t
+         else if ($0 ~ / sel_out:/ && ($1 in start)) { printf "%.1f\n", (t - start[$1]) * 1e6; delete start[$1] } }'
+}
+
+mean() {
+  awk '{ s += $1; n++ } END { if (n) printf "%.1f\n", s / n; else print "nan" }'
+}
+
+# The median of the first (FIRST=1) or the last quarter of the lines on stdin.
+quarter_median() { # FIRST
+  local lines
+  lines=$(cat)
+  local n q
+  n=$(grep -c . <<<"$lines" || true)
+  q=$(((n + 3) / 4))
+  if (($1)); then head -n "$q" <<<"$lines"; else tail -n "$q" <<<"$lines"; fi | median
+}
+
+ab_phase() { # LABEL PLUGIN
+  local label=$1 plugin dir more=""
+  ab_plan_plugin sbatch_ab.sh "$label" "$2"
+  plugin=$ab_plugin dir=${ab_plugin_dir:--}
+  [[ "$plugin" == budget ]] && more=$budget_conf_line
+  say "=== $label: priority/$plugin (from $dir)"
+  [[ "$dir" == - ]] || plugin_dir=$dir # what ctld_switch_to puts first in PluginDir
+  ctld_switch_to "$plugin" "$more"
+  cluster_start_ctld
+  sleep "$settle"
+
+  local stick="$work/yardstick.txt" i
+  : >"$stick"
+  local TIMEFORMAT='%3U %3S'
+  for ((i = 0; i < 5; i++)); do
+    { time gzip -1 -c "$work/yardstick.in" >/dev/null; } 2>>"$stick"
+  done
+  local layout wall="$out/sbatch_ab-$label-wall.txt" select="$out/sbatch_ab-$label-select.txt"
+  local ids=() t0=() t1=() start end
+  layout=$(job_layout_of "$(_lc_pid slurmctld)")
+  sdiag -r >/dev/null
+  if ((probing)); then
+    echo >"$tracefs/trace"
+    echo 1 >"$tracefs/events/$group/enable"
+  fi
+  # Each submission's start and end, turned into times after the loop: a process started
+  # between two submissions costs this machine several ms.
+  start=$EPOCHREALTIME
+  for ((i = 0; i < submits; i++)); do
+    t0+=("$EPOCHREALTIME")
+    ids+=("$(submit_one "$i")")
+    t1+=("$EPOCHREALTIME")
+  done
+  end=$EPOCHREALTIME
+  paste <(printf '%s\n' "${t0[@]}") <(printf '%s\n' "${t1[@]}") |
+    awk '{ printf "%.3f\n", ($2 - $1) * 1000 }' >"$wall"
+  local rpc select_fields="select_median_us=n/a select_mean_us=n/a select_first_us=n/a select_last_us=n/a"
+  rpc=$(sdiag_rpc_us REQUEST_SUBMIT_BATCH_JOB)
+  if ((probing)); then
+    echo 0 >"$tracefs/events/$group/enable"
+    select_us_each <"$tracefs/trace" >"$select"
+    select_fields="select_median_us=$(median <"$select") select_mean_us=$(mean <"$select")"
+    select_fields+=" select_first_us=$(quarter_median 1 <"$select")"
+    select_fields+=" select_last_us=$(quarter_median 0 <"$select")"
+  fi
+  scancel "${ids[@]}"
+  wait_purged "${ids[-1]}" || true
+  printf '%s plugin=%s dir=%s submits=%s per_job_ms=%s wall_median_ms=%s rpc_mean_us=%s %s yardstick_cpu_median_ms=%s %s\n' \
+    "$label" "$plugin" "$dir" "$submits" \
+    "$(awk -v n="$submits" -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", (b - a) * 1000 / n }')" \
+    "$(median <"$wall")" "$rpc" "$select_fields" "$(cpu_ms <"$stick" | median)" "$layout" |
+    tee -a "$out/sbatch_ab.txt" >&2
+}
+
+t_start=$SECONDS
+site_build
+seq 1 400000 >"$work/yardstick.in"
+probes_start
+: >"$out/sbatch_ab.txt"
+for entry in "${plan[@]}"; do
+  read -r -a words <<<"$entry"
+  ((${#words[@]} == 2)) || {
+    echo "sbatch_ab.sh: plan entry \"$entry\" is not LABEL PLUGIN" >&2
+    exit 2
+  }
+  ab_phase "${words[@]}"
+done
+python3 "$here/ab_pairs.py" "$out/sbatch_ab.txt" per_job_ms wall_median_ms rpc_mean_us \
+  select_median_us select_mean_us yardstick_cpu_median_ms >"$out/sbatch_ab.md"
+cat "$out/sbatch_ab.md" >&2
+say "done in $((SECONDS - t_start)) s: $out/sbatch_ab.txt, $out/sbatch_ab.md"
