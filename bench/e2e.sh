@@ -26,7 +26,8 @@
 #     the pass's factors or by name (OUT_DIR/e2e-budget-submissions.txt, its passes' counts);
 #   - sdiag main and backfill mean cycles over a quiet window of QUIET seconds after
 #     `sdiag -r`;
-#   - slurmctld's VmRSS at the end, by mapping (OUT_DIR/e2e-PLUGIN-rss.txt).
+#   - slurmctld's VmRSS at the end, by mapping (OUT_DIR/e2e-PLUGIN-rss.txt), and the bytes its
+#     malloc holds in use then (malloc_stats through gdb; n/a without gdb).
 # Writes OUT_DIR/e2e.json and OUT_DIR/e2e.md (the table, with the ratios budget / multifactor).
 #
 # Uprobes need root and tracefs (mounted on /sys/kernel/tracing if it is not, and unmounted
@@ -66,11 +67,14 @@
 # run 46's round 2, none over 1 ms in the phase that started at 1.7 s (docs/performance-log.md).
 # Where slurmctld's job records start relative to cache lines follows the length of its
 # slurm.conf strings (docs/performance-log.md, "The backfill cycle, phase by phase"), and one of the
-# two layouts makes backfill's preemption walk slower whichever the plugin. The default
-# BENCH_CONF_BUDGET=JobCompLoc=/tmp/pppppppppppppppp (unused under jobcomp/none) puts
-# priority/budget's records where multifactor's fall without it; each phase's layout
-# (bench/job_layout.py) is in the report, which says when the two differ. BENCH_CONF_BUDGET=
-# (empty) runs the plugins on the layouts their PriorityType lines alone give (runs 1 to 14).
+# two layouts makes backfill's preemption walk slower whichever the plugin. Unless
+# BENCH_CONF_BUDGET is set, the run starts by finding the JobCompLoc line (unused under
+# jobcomp/none) whose length puts priority/budget's records where multifactor's fall
+# (match_job_layout in bench/lib/e2e_site.sh, a few restarts of slurmctld); runs 15 to 49 took
+# BENCH_CONF_BUDGET=JobCompLoc=/tmp/pppppppppppppppp, which did on their machine. Each phase's
+# layout (bench/job_layout.py) is in the report, which says when the two differ.
+# BENCH_CONF_BUDGET= (empty) runs the plugins on the layouts their PriorityType lines alone give
+# (runs 1 to 14).
 # Stops every daemon and probe it started, also on failure.
 set -euo pipefail
 
@@ -102,8 +106,7 @@ submitters=${BENCH_SUBMITTERS:-4}
 submit_at=${BENCH_SUBMIT_AT:-15}
 profile=${BENCH_PROFILE:-0} profile_s=${BENCH_PROFILE_S:-70}
 profile_ctld=${BENCH_PROFILE_CTLD:-0} profile_submit=${BENCH_PROFILE_SUBMIT:-0}
-declare -A conf_line=([multifactor]=${BENCH_CONF_MULTIFACTOR:-}
-  [budget]=${BENCH_CONF_BUDGET-JobCompLoc=/tmp/pppppppppppppppp})
+declare -A conf_line=([multifactor]=${BENCH_CONF_MULTIFACTOR:-} [budget]=${BENCH_CONF_BUDGET:-})
 nice_spread=${BENCH_NICE:-1}
 rounds=${BENCH_ROUNDS:-1}
 [[ "$rounds" =~ ^[1-9][0-9]*$ ]] || {
@@ -438,6 +441,8 @@ print(f"{max(0.0, float(sys.argv[1]) + float(sys.argv[2]) - time.monotonic()):.3
     echo "rss_kib=$(awk '/^VmRSS:/ { print $2 }' "/proc/$pid/status")"
     # After the sdiag and RSS readings, which these runs would add to.
     echo "sprio_cpu_ms=$(cpu_cmd sprio -l)"
+    # Last: gdb stops slurmctld for about a second.
+    echo "heap_in_use_mib=$(heap_in_use_mib "$pid" "$lc/log/slurmctld.out")"
   } >>"$r"
   # Where that RSS is: anonymous memory (heap, thread arenas, stacks) against mapped files, and
   # of these the priority plugin with the C++ runtime it brings (priority/budget only).
@@ -480,6 +485,11 @@ report() { # ROUND_OUT
 
 t_start=$SECONDS
 site_build
+if [[ -z "${BENCH_CONF_BUDGET+set}" ]]; then
+  match_job_layout "${conf_line[multifactor]}"
+  conf_line[budget]=$layout_line
+fi
+say "budget phases append: ${conf_line[budget]:-nothing}"
 
 tracing_start
 for ((round = 1; round <= rounds; round++)); do

@@ -318,6 +318,7 @@ def main():
         for key in ("rss", "rss_anon", "rss_plugin"):
             kib = number(env.get(key + "_kib"))
             r[key + "_mib"] = kib / 1024 if kib is not None else None
+        r["heap_in_use_mib"] = number(env.get("heap_in_use_mib"))
         if plugin == "multifactor":
             fair_tree = fair_tree_passes(window)
             passes = multifactor_passes(events, start, end) if window else []
@@ -379,6 +380,8 @@ def main():
         ("backfill cycle, mean (sdiag, ms)", mf["sdiag_backfill_ms"], bu["sdiag_backfill_ms"],
          "%.1f"),
         ("slurmctld RSS after the workload (MiB)", mf["rss_mib"], bu["rss_mib"], "%.0f"),
+        ("slurmctld heap in use after the workload (malloc_stats, MiB)",
+         mf.get("heap_in_use_mib"), bu.get("heap_in_use_mib"), "%.1f"),
     ]
 
     def cell(value, fmt):

@@ -14,8 +14,11 @@
 # that a drift of the machine over the run weighs on both plugins alike.
 #
 # A plan entry is "LABEL PLUGIN", PLUGIN one of multifactor, budget (BUILD_DIR's) or budget=DIR.
-# A budget phase appends BENCH_CONF_BUDGET to slurm.conf, as e2e.sh does (the job records then
-# start where multifactor's do).
+# A budget phase appends a JobCompLoc line to slurm.conf whose length puts its job records at
+# the offset modulo 64 where multifactor's start (match_job_layout, in bench/lib/e2e_site.sh: a
+# few restarts of slurmctld before the first phase; OUT_DIR/sbatch_ab-layout.txt), or
+# BENCH_CONF_BUDGET if it is set (empty: nothing). A budget=DIR phase's plugin directory is
+# another string and may move them again: each phase's layout is in its line.
 # Writes OUT_DIR/sbatch_ab.txt, one line a phase:
 #   LABEL plugin=P dir=D submits=N per_job_ms=T (the submissions' wall time over N, e2e.sh's
 #     "sbatch, time per job") wall_median_ms=W rpc_mean_us=R (sdiag, REQUEST_SUBMIT_BATCH_JOB)
@@ -23,7 +26,10 @@
 #     them) select_first_us=F select_last_us=L (the medians of the first and the last quarter of
 #     the phase's submissions: whether the test's time is the phase's or settles within it)
 #     yardstick_cpu_median_ms=Y (`gzip -1` of 2.6 MB, five times before the submissions: the
-#     machine's speed) and the job records' layout (bench/job_layout.py)
+#     machine's speed), heap_in_use_mib=H and rss_mib=M (after the purge of the phase's jobs,
+#     with the site's queue alone: the bytes slurmctld's malloc holds in use, from
+#     malloc_stats through gdb, n/a without it, and its VmRSS) and the job records' layout
+#     (bench/job_layout.py)
 # OUT_DIR/sbatch_ab-LABEL-{wall,select}.txt (each submission's wall time in ms and each test of
 # the nodes in µs, in order) and OUT_DIR/sbatch_ab.md: bench/ab_pairs.py's table of the pairs.
 #
@@ -31,7 +37,7 @@
 #   flock /tmp/budget-cluster.lock bench/sbatch_ab.sh build/perf bench-results
 # Knobs (environment): BENCH_ACCOUNTS=500 BENCH_JOBS=20000 BENCH_SUBMITTERS=4 BENCH_SETTLE=15
 # AB_SUBMITS=500 AB_PAIRS=8 (the default plan: mf1 bu1, bu2 mf2, mf3 bu3, ...), or AB_PLAN as in
-# bench/sprio_ab.sh; BENCH_CONF_BUDGET as in bench/e2e.sh.
+# bench/sprio_ab.sh; BENCH_CONF_BUDGET (above).
 # --smoke sets 20 accounts, 200 jobs, 20 submissions and 2 pairs (checks that it runs).
 # Stops every daemon and probe it started, also on failure.
 set -euo pipefail
@@ -55,7 +61,6 @@ else
 fi
 # Job numbers below submits are the timed jobs, the same in every phase; the queue takes the rest.
 submit_timed=$submits
-budget_conf_line=${BENCH_CONF_BUDGET-JobCompLoc=/tmp/pppppppppppppppp}
 if [[ -z "${AB_PLAN:-}" ]]; then
   plan=()
   for ((k = 1; k <= pairs; k++)); do
@@ -181,15 +186,28 @@ ab_phase() { # LABEL PLUGIN
   fi
   scancel "${ids[@]}"
   wait_purged "${ids[-1]}" || true
-  printf '%s plugin=%s dir=%s submits=%s per_job_ms=%s wall_median_ms=%s rpc_mean_us=%s %s yardstick_cpu_median_ms=%s %s\n' \
+  # The site's queue again, as every phase leaves it: what slurmctld's heap holds for it.
+  local pid heap rss
+  pid=$(_lc_pid slurmctld)
+  heap=$(heap_in_use_mib "$pid" "$lc/log/slurmctld.out")
+  rss=$(awk '/^VmRSS:/ { printf "%.1f", $2 / 1024 }' "/proc/$pid/status")
+  printf '%s plugin=%s dir=%s submits=%s per_job_ms=%s wall_median_ms=%s rpc_mean_us=%s %s yardstick_cpu_median_ms=%s heap_in_use_mib=%s rss_mib=%s %s\n' \
     "$label" "$plugin" "$dir" "$submits" \
     "$(awk -v n="$submits" -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", (b - a) * 1000 / n }')" \
-    "$(median <"$wall")" "$rpc" "$select_fields" "$(cpu_ms <"$stick" | median)" "$layout" |
+    "$(median <"$wall")" "$rpc" "$select_fields" "$(cpu_ms <"$stick" | median)" "$heap" "$rss" \
+    "$layout" |
     tee -a "$out/sbatch_ab.txt" >&2
 }
 
 t_start=$SECONDS
 site_build
+if [[ -n "${BENCH_CONF_BUDGET+set}" ]]; then
+  budget_conf_line=$BENCH_CONF_BUDGET
+else
+  match_job_layout
+  budget_conf_line=$layout_line
+fi
+echo "budget phases append: ${budget_conf_line:-nothing}" >"$out/sbatch_ab-layout.txt"
 seq 1 400000 >"$work/yardstick.in"
 probes_start
 : >"$out/sbatch_ab.txt"
@@ -202,6 +220,7 @@ for entry in "${plan[@]}"; do
   ab_phase "${words[@]}"
 done
 python3 "$here/ab_pairs.py" "$out/sbatch_ab.txt" per_job_ms wall_median_ms rpc_mean_us \
-  select_median_us select_mean_us yardstick_cpu_median_ms >"$out/sbatch_ab.md"
+  select_median_us select_mean_us yardstick_cpu_median_ms heap_in_use_mib rss_mib \
+  >"$out/sbatch_ab.md"
 cat "$out/sbatch_ab.md" >&2
 say "done in $((SECONDS - t_start)) s: $out/sbatch_ab.txt, $out/sbatch_ab.md"

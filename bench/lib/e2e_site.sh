@@ -191,6 +191,40 @@ job_layout_of() { # PID
   python3 "$(dirname "${BASH_SOURCE[0]}")/../job_layout.py" "$1" 2>/dev/null || echo "job layout unknown"
 }
 
+# The offset modulo 64 at which most of PID's job records start (empty if unknown).
+job_start_offset() { # PID
+  job_layout_of "$1" | tr ' ' '\n' | sed -n 's/^start_mod_64=//p' | tr ',' '\n' |
+    sort -t: -k2,2 -g | tail -n 1 | cut -d: -f1
+}
+
+# Sets layout_line: the slurm.conf line a priority/budget phase appends so that its job records
+# start at the offset modulo 64 that multifactor's do. Where they start follows the length of
+# the strings slurmctld allocates before it reads its job state (its slurm.conf, the paths of
+# this checkout and of the run's work directory), and Slurm's preemption walk reads 3 cache
+# lines a record at one offset and 4 at another, under either plugin (docs/performance-log.md,
+# "sbatch A/B run 1"). Restarts slurmctld with multifactor, then with priority/budget and a
+# JobCompLoc line (unused under jobcomp/none) of each length in turn until the offsets agree:
+# two to nine restarts. Without a layout (not root), or if no length agrees, the line of
+# earlier runs, whose length matched on the machine of runs 15 to 49.
+match_job_layout() { # [MULTIFACTOR_LINE: the multifactor phases' own slurm.conf line]
+  local want got pad line
+  layout_line=JobCompLoc=/tmp/pppppppppppppppp
+  ctld_switch_to multifactor "${1:-}"
+  cluster_start_ctld
+  want=$(job_start_offset "$(_lc_pid slurmctld)")
+  [[ -n "$want" ]] || { say "job layout unknown: budget phases append $layout_line"; return 0; }
+  for pad in 16 0 8 24 32 40 48 56; do
+    line=""
+    ((pad)) && line=JobCompLoc=/tmp/$(printf "%${pad}s" "" | tr ' ' p)
+    ctld_switch_to budget "$line"
+    cluster_start_ctld
+    got=$(job_start_offset "$(_lc_pid slurmctld)")
+    say "job records at offset $got mod 64 under priority/budget with ${line:-no line} (multifactor: $want)"
+    [[ "$got" == "$want" ]] && { layout_line=$line; return 0; }
+  done
+  say "no JobCompLoc length puts the job records at offset $want: budget phases append $layout_line"
+}
+
 slurmfull_of() { # SLURMCTLD: the path of the libslurmfull it loads
   ldd "$1" | awk '$1 ~ /^libslurmfull/ { print $3 }'
 }
@@ -287,6 +321,24 @@ sdiag_rpc_us() { # MESSAGE_TYPE: slurmctld's mean time handling it since `sdiag 
     s && $1 == want {
       for (i = 2; i <= NF; i++) if ($i ~ /^ave_time:/) { sub(/^ave_time:/, "", $i); print $i; exit }
     }'
+}
+
+# The bytes slurmctld's heap holds in use, in MiB (glibc's malloc_stats, "Total (incl. mmap)":
+# every arena and the mmapped chunks), or "n/a" (no gdb, not root). RSS follows how much each
+# malloc arena once took and keeps; this is what is allocated now. gdb stops slurmctld for about
+# a second and has its first thread call malloc_stats, which prints to the process's stderr,
+# the file ERR (for slurmctld, cluster.sh's log/slurmctld.out). Call it with slurmctld idle:
+# malloc_stats takes each arena's lock, and a thread stopped inside malloc would hold one.
+heap_in_use_mib() { # PID ERR
+  local pid=$1 err=$2 from
+  command -v gdb >/dev/null && [[ -f "$err" ]] || { echo n/a; return 0; }
+  from=$(($(stat -c %s "$err") + 1))
+  timeout 60 gdb -p "$pid" -batch -nx -ex 'set unwindonsignal on' \
+    -ex 'call (void) malloc_stats()' >/dev/null 2>&1 || { echo n/a; return 0; }
+  tail -c "+$from" "$err" | awk '
+    /^Total \(incl\. mmap\):/ { total = 1; next }
+    total && /^in use bytes/ { printf "%.2f\n", $NF / 1048576; found = 1; exit }
+    END { if (!found) print "n/a" }'
 }
 
 # The median of the numbers on stdin, one a line ("nan" without any).
