@@ -203,9 +203,11 @@ job_start_offset() { # PID
 # this checkout and of the run's work directory), and Slurm's preemption walk reads 3 cache
 # lines a record at one offset and 4 at another, under either plugin (docs/performance-log.md,
 # "sbatch A/B run 1"). Restarts slurmctld with multifactor, then with priority/budget and a
-# JobCompLoc line (unused under jobcomp/none) of each length in turn until the offsets agree:
-# two to nine restarts. Without a layout (not root), or if no length agrees, the line of
-# earlier runs, whose length matched on the machine of runs 15 to 49.
+# JobCompLoc line (unused under jobcomp/none) of each length of BENCH_LAYOUT_PADS in turn until
+# the offsets agree: two to seventeen restarts, some 25 s each with 20,000 jobs. The offset does
+# not follow the length in steps: on one machine 0, 8, 16, 24, 32 and 40 characters gave 0, 48,
+# 48, 32, 32 and 0. Without a layout (not root), or if no length agrees, the line of earlier
+# runs, whose length matched on the machine of runs 15 to 49.
 match_job_layout() { # [MULTIFACTOR_LINE: the multifactor phases' own slurm.conf line]
   local want got pad line
   layout_line=JobCompLoc=/tmp/pppppppppppppppp
@@ -213,7 +215,7 @@ match_job_layout() { # [MULTIFACTOR_LINE: the multifactor phases' own slurm.conf
   cluster_start_ctld
   want=$(job_start_offset "$(_lc_pid slurmctld)")
   [[ -n "$want" ]] || { say "job layout unknown: budget phases append $layout_line"; return 0; }
-  for pad in 16 0 8 24 32 40 48 56; do
+  for pad in ${BENCH_LAYOUT_PADS:-16 0 4 8 12 20 24 28 32 36 40 44 48 52 56 60}; do
     line=""
     ((pad)) && line=JobCompLoc=/tmp/$(printf "%${pad}s" "" | tr ' ' p)
     ctld_switch_to budget "$line"
