@@ -75,7 +75,7 @@ fi
 say() { printf '[sbatch_ab] %s\n' "$*" >&2; }
 
 cleanup() {
-  probes_stop
+  uprobes_stop
   cluster_stop
   rm -rf "$work"
 }
@@ -86,43 +86,14 @@ trap 'exit 143' TERM
 # Slurm's test of the nodes for each submission: select_nodes, entry to return, on the RPC
 # threads only ("srvcn"; the scheduler threads call it too) and enabled only while the phase
 # submits.
-tracefs=/sys/kernel/tracing group=budget_sbatch_ab probing=0 mounted_tracefs=0
+uprobe_group=budget_sbatch_ab probing=0
 
 probes_start() {
-  local ctld offset
-  ctld=$(readlink -f /usr/sbin/slurmctld)
-  [[ -d $tracefs/events ]] || { mount -t tracefs nodev "$tracefs" 2>/dev/null && mounted_tracefs=1; }
-  if [[ ! -w $tracefs/uprobe_events ]] || ! offset=$(elf_offset "$ctld" select_nodes) || ! {
-    echo "p:$group/sel_in $ctld:$offset"
-    echo "r:$group/sel_out $ctld:$offset"
-  } >>"$tracefs/uprobe_events"; then
+  if uprobe_pair_add "$(readlink -f /usr/sbin/slurmctld)" select_nodes sel srvcn; then
+    probing=1
+  else
     say "no uprobes on select_nodes: the test of the nodes is not timed"
-    return 0
   fi
-  echo 'comm == "srvcn"' >"$tracefs/events/$group/sel_in/filter"
-  echo 'comm == "srvcn"' >"$tracefs/events/$group/sel_out/filter"
-  probing=1
-}
-
-probes_stop() {
-  if ((probing)); then
-    echo 0 >"$tracefs/events/$group/enable" 2>/dev/null || true
-    echo "-:$group/sel_in" >>"$tracefs/uprobe_events" 2>/dev/null || true
-    echo "-:$group/sel_out" >>"$tracefs/uprobe_events" 2>/dev/null || true
-    probing=0
-  fi
-  if ((mounted_tracefs)); then
-    umount "$tracefs" 2>/dev/null || true
-    mounted_tracefs=0
-  fi
-  return 0
-}
-
-# Each call's time (µs) from sel_in to the next sel_out of one thread, in the trace's order.
-select_us_each() {
-  awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { t = substr($i, 1, length($i) - 1); break }
-         if ($0 ~ / sel_in:/) start[$1] = t
-         else if ($0 ~ / sel_out:/ && ($1 in start)) { printf "%.1f\n", (t - start[$1]) * 1e6; delete start[$1] } }'
 }
 
 mean() {
@@ -160,10 +131,7 @@ ab_phase() { # LABEL PLUGIN
   local ids=() t0=() t1=() start end
   layout=$(job_layout_of "$(_lc_pid slurmctld)")
   sdiag -r >/dev/null
-  if ((probing)); then
-    echo >"$tracefs/trace"
-    echo 1 >"$tracefs/events/$group/enable"
-  fi
+  uprobes_enable 1
   # Each submission's start and end, turned into times after the loop: a process started
   # between two submissions costs this machine several ms.
   start=$EPOCHREALTIME
@@ -178,8 +146,8 @@ ab_phase() { # LABEL PLUGIN
   local rpc select_fields="select_median_us=n/a select_mean_us=n/a select_first_us=n/a select_last_us=n/a"
   rpc=$(sdiag_rpc_us REQUEST_SUBMIT_BATCH_JOB)
   if ((probing)); then
-    echo 0 >"$tracefs/events/$group/enable"
-    select_us_each <"$tracefs/trace" >"$select"
+    uprobes_enable 0
+    uprobes_trace | entry_to_return_each sel 1e6 %.1f >"$select"
     select_fields="select_median_us=$(median <"$select") select_mean_us=$(mean <"$select")"
     select_fields+=" select_first_us=$(quarter_median 1 <"$select")"
     select_fields+=" select_last_us=$(quarter_median 0 <"$select")"
@@ -204,7 +172,7 @@ site_build
 if [[ -n "${BENCH_CONF_BUDGET+set}" ]]; then
   budget_conf_line=$BENCH_CONF_BUDGET
 else
-  match_job_layout
+  match_job_layout ""
   budget_conf_line=$layout_line
 fi
 echo "budget phases append: ${budget_conf_line:-nothing}" >"$out/sbatch_ab-layout.txt"

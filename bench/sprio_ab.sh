@@ -68,7 +68,7 @@ fi
 say() { printf '[sprio_ab] %s\n' "$*" >&2; }
 
 cleanup() {
-  probes_stop
+  uprobes_stop
   cluster_stop
   rm -rf "$work"
 }
@@ -79,43 +79,16 @@ trap 'exit 143' TERM
 # The plugin's own part of each answer: priority_g_get_priority_factors_list, entry to return
 # (uprobes on libslurmfull), which builds the list under the job read lock. Empty without
 # tracefs or the symbol.
-tracefs=/sys/kernel/tracing group=budget_sprio_ab probing=0 mounted_tracefs=0
+uprobe_group=budget_sprio_ab probing=0
 
 probes_start() {
-  local lib offset
+  local lib
   lib=$(slurmfull_of "$(readlink -f /usr/sbin/slurmctld)")
-  [[ -d $tracefs/events ]] || { mount -t tracefs nodev "$tracefs" 2>/dev/null && mounted_tracefs=1; }
-  if [[ ! -w $tracefs/uprobe_events ]] ||
-    ! offset=$(elf_offset "$lib" priority_g_get_priority_factors_list) || ! {
-    echo "p:$group/list_in $lib:$offset"
-    echo "r:$group/list_out $lib:$offset"
-  } >>"$tracefs/uprobe_events"; then
+  if uprobe_pair_add "$lib" priority_g_get_priority_factors_list list; then
+    probing=1
+  else
     say "no uprobes on priority_g_get_priority_factors_list: its time is not measured"
-    return 0
   fi
-  probing=1
-}
-
-probes_stop() {
-  if ((probing)); then
-    echo 0 >"$tracefs/events/$group/enable" 2>/dev/null || true
-    echo "-:$group/list_in" >>"$tracefs/uprobe_events" 2>/dev/null || true
-    echo "-:$group/list_out" >>"$tracefs/uprobe_events" 2>/dev/null || true
-    probing=0
-  fi
-  if ((mounted_tracefs)); then
-    umount "$tracefs" 2>/dev/null || true
-    mounted_tracefs=0
-  fi
-  return 0
-}
-
-# The median time (ms) from each list_in to the next list_out of one thread, in the trace.
-list_build_ms() {
-  awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { t = substr($i, 1, length($i) - 1); break }
-         if ($0 ~ / list_in:/) start[$1] = t
-         else if ($0 ~ / list_out:/ && ($1 in start)) { printf "%.3f\n", (t - start[$1]) * 1000; delete start[$1] } }' |
-    median
 }
 
 # A window of the phase, from window_start to window_end LABEL NAME: slurmctld's CPU by thread
@@ -204,10 +177,7 @@ ab_phase() { # LABEL PLUGIN [nodebug]
   : >"$wall"
   : >"$cpu"
   : >"$yardstick"
-  if ((probing)); then
-    echo >"$tracefs/trace"
-    echo 1 >"$tracefs/events/$group/enable"
-  fi
+  uprobes_enable 1
   # bash's time gives the CPU the sprio process itself used (user and system): the client's
   # share, which loads its configuration, unpacks, sorts (by job id, its default) and prints.
   # Before each run, the yardstick: the same plugin-free work every time, whose CPU time follows
@@ -222,8 +192,8 @@ ab_phase() { # LABEL PLUGIN [nodebug]
   done
   local build_ms=n/a
   if ((probing)); then
-    echo 0 >"$tracefs/events/$group/enable"
-    build_ms=$(list_build_ms <"$tracefs/trace")
+    uprobes_enable 0
+    build_ms=$(uprobes_trace | entry_to_return_each list 1000 %.3f | median)
   fi
   # sshare's answer, the same number of times: Slurm copies and packs its association rows
   # under the assoc read lock, and the plugin is asked only for a user row without an effective

@@ -231,6 +231,67 @@ slurmfull_of() { # SLURMCTLD: the path of the libslurmfull it loads
   ldd "$1" | awk '$1 ~ /^libslurmfull/ { print $3 }'
 }
 
+# Uprobes on one function at a time, for the A/B scripts (bench/sprio_ab.sh, bench/sbatch_ab.sh):
+# NAME_in at its entry and NAME_out at its return, in the tracefs group uprobe_group (the script
+# sets it). uprobe_pair_add mounts tracefs if it is not mounted (uprobes_stop unmounts it
+# again), and returns 1, adding nothing, when it cannot probe: not root, no tracefs, no such
+# symbol. THREAD limits both events to the threads of that name.
+uprobe_tracefs=/sys/kernel/tracing uprobe_names=() uprobe_mounted=0
+
+uprobe_pair_add() { # FILE SYMBOL NAME [THREAD]
+  local file=$1 symbol=$2 name=$3 thread=${4:-} offset
+  [[ -d $uprobe_tracefs/events ]] ||
+    { mount -t tracefs nodev "$uprobe_tracefs" 2>/dev/null && uprobe_mounted=1; }
+  [[ -w $uprobe_tracefs/uprobe_events ]] && offset=$(elf_offset "$file" "$symbol") && {
+    echo "p:$uprobe_group/${name}_in $file:$offset"
+    echo "r:$uprobe_group/${name}_out $file:$offset"
+  } >>"$uprobe_tracefs/uprobe_events" 2>/dev/null || return 1
+  uprobe_names+=("${name}_in" "${name}_out")
+  if [[ -n "$thread" ]]; then
+    echo "comm == \"$thread\"" >"$uprobe_tracefs/events/$uprobe_group/${name}_in/filter"
+    echo "comm == \"$thread\"" >"$uprobe_tracefs/events/$uprobe_group/${name}_out/filter"
+  fi
+}
+
+# Starts (1) or stops (0) every event of the group, the trace emptied before a start.
+uprobes_enable() { # 1 | 0
+  ((${#uprobe_names[@]})) || return 0
+  (($1)) && echo >"$uprobe_tracefs/trace"
+  echo "$1" >"$uprobe_tracefs/events/$uprobe_group/enable"
+}
+
+uprobes_trace() {
+  cat "$uprobe_tracefs/trace"
+}
+
+# Removes every event uprobe_pair_add added and unmounts tracefs if it mounted it.
+uprobes_stop() {
+  local name
+  if ((${#uprobe_names[@]})); then
+    echo 0 >"$uprobe_tracefs/events/$uprobe_group/enable" 2>/dev/null || true
+    for name in "${uprobe_names[@]}"; do
+      echo "-:$uprobe_group/$name" >>"$uprobe_tracefs/uprobe_events" 2>/dev/null || true
+    done
+    uprobe_names=()
+  fi
+  if ((uprobe_mounted)); then
+    umount "$uprobe_tracefs" 2>/dev/null || true
+    uprobe_mounted=0
+  fi
+  return 0
+}
+
+# Each call's time, in the trace's order, from NAME_in to the next NAME_out of one thread, in
+# seconds times SCALE (1000: ms, 1e6: µs), printed with FORMAT.
+entry_to_return_each() { # NAME SCALE FORMAT
+  awk -v name="$1" -v scale="$2" -v format="$3\n" '
+    { for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { t = substr($i, 1, length($i) - 1); break }
+      if (index($0, " " name "_in:")) start[$1] = t
+      else if (index($0, " " name "_out:") && ($1 in start)) {
+        printf format, (t - start[$1]) * scale; delete start[$1]
+      } }'
+}
+
 # The file offset of a symbol of an ELF file, from its LOAD segments.
 elf_offset() {
   local file=$1 symbol=$2 addr
