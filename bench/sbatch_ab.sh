@@ -176,7 +176,7 @@ else
   budget_conf_line=$layout_line
 fi
 echo "budget phases append: ${budget_conf_line:-nothing}" >"$out/sbatch_ab-layout.txt"
-seq 1 400000 >"$work/yardstick.in"
+make_yardstick
 probes_start
 : >"$out/sbatch_ab.txt"
 for entry in "${plan[@]}"; do

@@ -116,14 +116,6 @@ window_end() { # LABEL NAME
     awk -v w="$2" '{ printf "%s_machine_busy_pct=%.1f %s_steal_pct=%.1f\n", w, 100 - $6, w, $8 }'
 }
 
-# The yardstick's input: 2.6 MB of numbers, which `gzip -1` packs in about 30 ms of CPU. In A/B
-# run 8 every process took up to 1.5 times its CPU time for the same work over a whole phase
-# (slurmctld, the sprio client, the script's shell, kernel threads) with no steal time reported:
-# the machine's speed drifts, and a phase's times are read against it.
-make_yardstick() {
-  seq 1 400000 >"$work/yardstick.in"
-}
-
 ratio_each() { # lines "A B" -> A / B, a line each
   awk '$2 > 0 { printf "%.3f\n", $1 / $2 }'
 }

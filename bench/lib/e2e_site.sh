@@ -404,6 +404,14 @@ heap_in_use_mib() { # PID ERR
     END { if (!found) print "n/a" }'
 }
 
+# The yardstick's input: 2.6 MB of numbers, which `gzip -1` packs in about 30 ms of CPU. In A/B
+# run 8 every process took up to 1.5 times its CPU time for the same work over a whole phase
+# (slurmctld, the sprio client, the script's shell, kernel threads) with no steal time reported:
+# the machine's speed drifts, and a phase's times are read against it.
+make_yardstick() { # in $work: bench/sprio_ab.sh and bench/sbatch_ab.sh time gzip -1 of it
+  seq 1 400000 >"$work/yardstick.in"
+}
+
 # The median of the numbers on stdin, one a line ("nan" without any).
 median() {
   sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "nan"; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
