@@ -6,7 +6,9 @@ Each line of PHASES.txt is "LABEL key=value ...", with plugin=multifactor or plu
 value that is not a positive number (n/a) is left out. Prints two Markdown tables: the FIELDs
 pooled over the pairs (bench/e2e_runs.py --summary: each plugin's median and range, the geometric
 mean of the ratios budget / multifactor with its 95 % interval, their range, how many pairs are
-at or under 1.0), then each pair's ratios side by side. Standard library only.
+at or under 1.0), then each pair's ratios side by side. A FIELD "A/B" is each phase's A over its
+B: a time over the same phase's yardstick reads the time with the machine's speed taken out.
+Standard library only.
 """
 import os
 import sys
@@ -34,6 +36,14 @@ def number(text):
     return value if value > 0 else None
 
 
+def phase_value(values, field):
+    """The phase's FIELD, or for "A/B" its A over its B; None if one is not a positive number."""
+    if "/" in field:
+        numerator, denominator = (phase_value(values, part) for part in field.split("/", 1))
+        return numerator / denominator if numerator and denominator else None
+    return number(values.get(field))
+
+
 def pairs_as_runs(phases, fields):
     """The pairs in bench/e2e_runs.py's shape: (label, {field: row}) a pair. Phases left over
     without a partner of the other plugin are not paired."""
@@ -43,7 +53,7 @@ def pairs_as_runs(phases, fields):
     for (mf_label, mf), (bu_label, bu) in zip(by_plugin["multifactor"], by_plugin["budget"]):
         rows = {}
         for field in fields:
-            a, b = number(mf.get(field)), number(bu.get(field))
+            a, b = phase_value(mf, field), phase_value(bu, field)
             rows[field] = {"metric": field, "multifactor": a, "budget": b,
                            "ratio": b / a if a and b else None}
         runs.append(("%s/%s" % (bu_label, mf_label), rows))

@@ -25,6 +25,9 @@
 #     select_median_us=S select_mean_us=M (select_nodes on the RPC threads, uprobes; n/a without
 #     them) select_first_us=F select_last_us=L (the medians of the first and the last quarter of
 #     the phase's submissions: whether the test's time is the phase's or settles within it)
+#     rpc_cpu_us=C rpc_threads=K (the time on a CPU of slurmctld's RPC threads over the
+#     submissions, sched_switch events, over N; K threads ran: N, unless another client called.
+#     Unlike sdiag's mean it holds no wait for a lock or for a CPU)
 #     yardstick_cpu_median_ms=Y (`gzip -1` of 2.6 MB, five times before the submissions: the
 #     machine's speed), heap_in_use_mib=H and rss_mib=M (after the purge of the phase's jobs,
 #     with the site's queue alone: the bytes slurmctld's malloc holds in use, from
@@ -86,13 +89,20 @@ trap 'exit 143' TERM
 # Slurm's test of the nodes for each submission: select_nodes, entry to return, on the RPC
 # threads only ("srvcn"; the scheduler threads call it too) and enabled only while the phase
 # submits.
-uprobe_group=budget_sbatch_ab probing=0
+# The RPC threads' time on a CPU: the scheduler's switches into and out of them (their creator
+# is the thread named rpcmgr).
+uprobe_group=budget_sbatch_ab probing=0 switching=0
 
 probes_start() {
   if uprobe_pair_add "$(readlink -f /usr/sbin/slurmctld)" select_nodes sel srvcn; then
     probing=1
   else
     say "no uprobes on select_nodes: the test of the nodes is not timed"
+  fi
+  if switches_add srvcn rpcmgr; then
+    switching=1
+  else
+    say "no sched_switch events: the RPC threads' time on a CPU is not measured"
   fi
 }
 
@@ -144,10 +154,17 @@ ab_phase() { # LABEL PLUGIN
   paste <(printf '%s\n' "${t0[@]}") <(printf '%s\n' "${t1[@]}") |
     awk '{ printf "%.3f\n", ($2 - $1) * 1000 }' >"$wall"
   local rpc select_fields="select_median_us=n/a select_mean_us=n/a select_first_us=n/a select_last_us=n/a"
+  local cpu_fields="rpc_cpu_us=n/a rpc_threads=n/a" trace="$work/trace.txt" cpu
   rpc=$(sdiag_rpc_us REQUEST_SUBMIT_BATCH_JOB)
+  uprobes_enable 0
+  uprobes_trace >"$trace"
+  if ((switching)); then
+    read -r -a cpu < <(cpu_of_threads srvcn <"$trace")
+    cpu_fields="rpc_cpu_us=$(awk -v ms="${cpu[0]}" -v n="$submits" 'BEGIN { printf "%.1f", ms * 1000 / n }')"
+    cpu_fields+=" rpc_threads=${cpu[1]}"
+  fi
   if ((probing)); then
-    uprobes_enable 0
-    uprobes_trace | entry_to_return_each sel 1e6 %.1f >"$select"
+    entry_to_return_each sel 1e6 %.1f <"$trace" >"$select"
     select_fields="select_median_us=$(median <"$select") select_mean_us=$(mean <"$select")"
     select_fields+=" select_first_us=$(quarter_median 1 <"$select")"
     select_fields+=" select_last_us=$(quarter_median 0 <"$select")"
@@ -159,10 +176,11 @@ ab_phase() { # LABEL PLUGIN
   pid=$(_lc_pid slurmctld)
   heap=$(heap_in_use_mib "$pid" "$lc/log/slurmctld.out")
   rss=$(awk '/^VmRSS:/ { printf "%.1f", $2 / 1024 }' "/proc/$pid/status")
-  printf '%s plugin=%s dir=%s submits=%s per_job_ms=%s wall_median_ms=%s rpc_mean_us=%s %s yardstick_cpu_median_ms=%s heap_in_use_mib=%s rss_mib=%s %s\n' \
+  printf '%s plugin=%s dir=%s submits=%s per_job_ms=%s wall_median_ms=%s rpc_mean_us=%s %s %s yardstick_cpu_median_ms=%s heap_in_use_mib=%s rss_mib=%s %s\n' \
     "$label" "$plugin" "$dir" "$submits" \
     "$(awk -v n="$submits" -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", (b - a) * 1000 / n }')" \
-    "$(median <"$wall")" "$rpc" "$select_fields" "$(cpu_ms <"$stick" | median)" "$heap" "$rss" \
+    "$(median <"$wall")" "$rpc" "$select_fields" "$cpu_fields" "$(cpu_ms <"$stick" | median)" \
+    "$heap" "$rss" \
     "$layout" |
     tee -a "$out/sbatch_ab.txt" >&2
 }
@@ -188,7 +206,8 @@ for entry in "${plan[@]}"; do
   ab_phase "${words[@]}"
 done
 python3 "$here/ab_pairs.py" "$out/sbatch_ab.txt" per_job_ms wall_median_ms rpc_mean_us \
-  select_median_us select_mean_us yardstick_cpu_median_ms heap_in_use_mib rss_mib \
+  rpc_cpu_us select_median_us select_mean_us yardstick_cpu_median_ms \
+  rpc_cpu_us/yardstick_cpu_median_ms per_job_ms/yardstick_cpu_median_ms heap_in_use_mib rss_mib \
   >"$out/sbatch_ab.md"
 cat "$out/sbatch_ab.md" >&2
 say "done in $((SECONDS - t_start)) s: $out/sbatch_ab.txt, $out/sbatch_ab.md"

@@ -236,12 +236,16 @@ slurmfull_of() { # SLURMCTLD: the path of the libslurmfull it loads
 # sets it). uprobe_pair_add mounts tracefs if it is not mounted (uprobes_stop unmounts it
 # again), and returns 1, adding nothing, when it cannot probe: not root, no tracefs, no such
 # symbol. THREAD limits both events to the threads of that name.
-uprobe_tracefs=/sys/kernel/tracing uprobe_names=() uprobe_mounted=0
+uprobe_tracefs=/sys/kernel/tracing uprobe_names=() uprobe_mounted=0 uprobe_switches=0
+
+uprobe_mount() {
+  [[ -d $uprobe_tracefs/events ]] ||
+    { mount -t tracefs nodev "$uprobe_tracefs" 2>/dev/null && uprobe_mounted=1; }
+}
 
 uprobe_pair_add() { # FILE SYMBOL NAME [THREAD]
   local file=$1 symbol=$2 name=$3 thread=${4:-} offset
-  [[ -d $uprobe_tracefs/events ]] ||
-    { mount -t tracefs nodev "$uprobe_tracefs" 2>/dev/null && uprobe_mounted=1; }
+  uprobe_mount
   [[ -w $uprobe_tracefs/uprobe_events ]] && offset=$(elf_offset "$file" "$symbol") && {
     echo "p:$uprobe_group/${name}_in $file:$offset"
     echo "r:$uprobe_group/${name}_out $file:$offset"
@@ -253,11 +257,26 @@ uprobe_pair_add() { # FILE SYMBOL NAME [THREAD]
   fi
 }
 
+# The time on a CPU of the threads named THREAD, for threads that live too short for /proc to
+# be read after them (slurmctld's RPC threads, "srvcn", live one connection each): the
+# scheduler's switches into and out of them, sched_switch events that start and stop with the
+# group's uprobes. A new thread runs under its creator's name, PARENT, until it renames itself,
+# so the switches of PARENT's name are traced too (cpu_of_threads). Returns 1 when it cannot
+# trace.
+switches_add() { # THREAD PARENT
+  local filter="prev_comm == \"$1\" || next_comm == \"$1\""
+  filter+=" || prev_comm == \"$2\" || next_comm == \"$2\""
+  uprobe_mount
+  echo "$filter" 2>/dev/null >"$uprobe_tracefs/events/sched/sched_switch/filter" || return 1
+  uprobe_switches=1
+}
+
 # Starts (1) or stops (0) every event of the group, the trace emptied before a start.
 uprobes_enable() { # 1 | 0
-  ((${#uprobe_names[@]})) || return 0
+  ((${#uprobe_names[@]} || uprobe_switches)) || return 0
   (($1)) && echo >"$uprobe_tracefs/trace"
-  echo "$1" >"$uprobe_tracefs/events/$uprobe_group/enable"
+  ((${#uprobe_names[@]} == 0)) || echo "$1" >"$uprobe_tracefs/events/$uprobe_group/enable"
+  ((uprobe_switches == 0)) || echo "$1" >"$uprobe_tracefs/events/sched/sched_switch/enable"
 }
 
 uprobes_trace() {
@@ -273,6 +292,11 @@ uprobes_stop() {
       echo "-:$uprobe_group/$name" >>"$uprobe_tracefs/uprobe_events" 2>/dev/null || true
     done
     uprobe_names=()
+  fi
+  if ((uprobe_switches)); then
+    echo 0 >"$uprobe_tracefs/events/sched/sched_switch/enable" 2>/dev/null || true
+    echo 0 >"$uprobe_tracefs/events/sched/sched_switch/filter" 2>/dev/null || true
+    uprobe_switches=0
   fi
   if ((uprobe_mounted)); then
     umount "$uprobe_tracefs" 2>/dev/null || true
@@ -290,6 +314,33 @@ entry_to_return_each() { # NAME SCALE FORMAT
       else if (index($0, " " name "_out:") && ($1 in start)) {
         printf format, (t - start[$1]) * scale; delete start[$1]
       } }'
+}
+
+# From the trace of switches_add's events on stdin, "MS THREADS": the milliseconds on a CPU of
+# the threads named THREAD and how many of them ran. A stretch on a CPU counts when its thread
+# leaves the CPU under THREAD's name, so a new thread's first stretch, begun under its creator's
+# name, counts too. Says so on stderr when the trace buffer lost events.
+cpu_of_threads() { # THREAD
+  awk -v name="$1" '
+    /^# entries-in-buffer\/entries-written:/ {
+      split($3, e, "/")
+      if (e[1] != e[2]) printf "cpu_of_threads: the trace lost %d events\n", e[2] - e[1] > "/dev/stderr"
+    }
+    / sched_switch: / {
+      t = ""; prev = ""; pid = ""; next_pid = ""
+      for (i = 1; i <= NF; i++) {
+        if (t == "" && $i ~ /^[0-9]+\.[0-9]+:$/) t = substr($i, 1, length($i) - 1)
+        else if ($i ~ /^prev_comm=/) prev = substr($i, 11)
+        else if ($i ~ /^prev_pid=/) pid = substr($i, 10)
+        else if ($i ~ /^next_pid=/) next_pid = substr($i, 10)
+      }
+      if (pid in on) {
+        if (prev == name) { ms += (t - on[pid]) * 1000; ran[pid] = 1 }
+        delete on[pid]
+      }
+      on[next_pid] = t
+    }
+    END { printf "%.3f %d\n", ms, length(ran) }'
 }
 
 # The file offset of a symbol of an ELF file, from its LOAD segments.

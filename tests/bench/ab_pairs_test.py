@@ -42,6 +42,15 @@ class AbPairsTest(unittest.TestCase):
         self.assertIsNone(runs[0][1]["select_median_us"]["ratio"])
         self.assertAlmostEqual(runs[1][1]["select_median_us"]["ratio"], 0.5)
 
+    def test_a_field_over_another_is_each_phases_quotient(self):
+        runs = ab_pairs.pairs_as_runs(ab_pairs.read_phases(self.path),
+                                      ["select_median_us/per_job_ms"])
+        # bu1's test of the nodes is n/a: no quotient; pair 2: (200 / 6) / (400 / 5).
+        self.assertIsNone(runs[0][1]["select_median_us/per_job_ms"]["budget"])
+        self.assertAlmostEqual(runs[0][1]["select_median_us/per_job_ms"]["multifactor"], 60.0)
+        self.assertAlmostEqual(runs[1][1]["select_median_us/per_job_ms"]["ratio"],
+                               (200 / 6) / (400 / 5))
+
     def test_prints_the_pooled_table_then_the_pairs(self):
         out = io.StringIO()
         with contextlib.redirect_stdout(out):
