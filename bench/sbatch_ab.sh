@@ -34,7 +34,8 @@
 #     malloc_stats through gdb, n/a without it, and its VmRSS) and the job records' layout
 #     (bench/job_layout.py)
 # OUT_DIR/sbatch_ab-LABEL-{wall,select}.txt (each submission's wall time in ms and each test of
-# the nodes in µs, in order) and OUT_DIR/sbatch_ab.md: bench/ab_pairs.py's table of the pairs.
+# the nodes in µs, in order), OUT_DIR/sbatch_ab-LABEL-trace.txt (the phase's tracefs trace) and
+# OUT_DIR/sbatch_ab.md: bench/ab_pairs.py's table of the pairs.
 #
 # Run it under the cluster lock, as every cluster user on this machine does:
 #   flock /tmp/budget-cluster.lock bench/sbatch_ab.sh build/perf bench-results
@@ -154,7 +155,7 @@ ab_phase() { # LABEL PLUGIN
   paste <(printf '%s\n' "${t0[@]}") <(printf '%s\n' "${t1[@]}") |
     awk '{ printf "%.3f\n", ($2 - $1) * 1000 }' >"$wall"
   local rpc select_fields="select_median_us=n/a select_mean_us=n/a select_first_us=n/a select_last_us=n/a"
-  local cpu_fields="rpc_cpu_us=n/a rpc_threads=n/a" trace="$work/trace.txt" cpu
+  local cpu_fields="rpc_cpu_us=n/a rpc_threads=n/a" trace="$out/sbatch_ab-$label-trace.txt" cpu
   rpc=$(sdiag_rpc_us REQUEST_SUBMIT_BATCH_JOB)
   uprobes_enable 0
   uprobes_trace >"$trace"
