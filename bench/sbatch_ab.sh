@@ -27,7 +27,8 @@
 #     the phase's submissions: whether the test's time is the phase's or settles within it)
 #     rpc_cpu_us=C rpc_threads=K (the time on a CPU of slurmctld's RPC threads over the
 #     submissions, sched_switch events, over N; K threads ran: N, unless another client called.
-#     Unlike sdiag's mean it holds no wait for a lock or for a CPU)
+#     Unlike sdiag's mean it holds no wait for a lock or for a CPU in the guest; where the guest
+#     counts no steal time it holds the hypervisor's)
 #     yardstick_cpu_median_ms=Y (`gzip -1` of 2.6 MB, five times before the submissions: the
 #     machine's speed), heap_in_use_mib=H and rss_mib=M (after the purge of the phase's jobs,
 #     with the site's queue alone: the bytes slurmctld's malloc holds in use, from
@@ -156,9 +157,9 @@ ab_phase() { # LABEL PLUGIN
     awk '{ printf "%.3f\n", ($2 - $1) * 1000 }' >"$wall"
   local rpc select_fields="select_median_us=n/a select_mean_us=n/a select_first_us=n/a select_last_us=n/a"
   local cpu_fields="rpc_cpu_us=n/a rpc_threads=n/a" trace="$out/sbatch_ab-$label-trace.txt" cpu
-  rpc=$(sdiag_rpc_us REQUEST_SUBMIT_BATCH_JOB)
-  uprobes_enable 0
+  uprobes_enable 0 # before sdiag, whose RPC thread is not a submission's
   uprobes_trace >"$trace"
+  rpc=$(sdiag_rpc_us REQUEST_SUBMIT_BATCH_JOB)
   if ((switching)); then
     read -r -a cpu < <(cpu_of_threads srvcn <"$trace")
     cpu_fields="rpc_cpu_us=$(awk -v ms="${cpu[0]}" -v n="$submits" 'BEGIN { printf "%.1f", ms * 1000 / n }')"
