@@ -15,6 +15,11 @@
 # A plan entry is "LABEL PLUGIN [nodebug]", PLUGIN one of multifactor, budget (BUILD_DIR's) or
 # budget=DIR (the priority_budget.so in DIR, say a build of the commit before a change);
 # nodebug starts a budget phase without DebugFlags=Priority, its one other slurm.conf line.
+# A budget phase appends the JobCompLoc line that puts its job records at the offset modulo 64
+# where multifactor's start (match_job_layout, bench/lib/e2e_site.sh; OUT_DIR/sprio_ab-layout.txt),
+# or BENCH_CONF_BUDGET if it is set (empty: nothing): the list's walk over the records is most of
+# its cost. A nodebug phase's slurm.conf is a line shorter, and a budget=DIR phase's plugin
+# directory another string: either may move them again, and each phase's layout is in its line.
 # Writes OUT_DIR/sprio_ab.txt, one line a phase:
 #   LABEL plugin=P dir=D (- for multifactor) rows=N bytes=S (of one `sprio -l`'s output) runs=K
 #     wall_median_ms=W wall_min_ms=F (the fastest run: it misses the machine's slow spells
@@ -34,7 +39,8 @@
 #     settle, before any client: slurmctld's CPU time, all threads, the machine's busy share and
 #     the share the hypervisor took) and the same three as runs_* over the sprio and sshare runs
 # and OUT_DIR/sprio_ab-LABEL-wall.txt, OUT_DIR/sprio_ab-LABEL-sshare-wall.txt (each run's wall
-# time, ms), OUT_DIR/sprio_ab-LABEL-{cpu,yardstick}.txt (each sprio run's and each yardstick
+# time, ms), OUT_DIR/sprio_ab.md (bench/ab_pairs.py: the n-th multifactor phase paired with the
+# n-th budget phase, pooled), OUT_DIR/sprio_ab-LABEL-{cpu,yardstick}.txt (each sprio run's and each yardstick
 # run's user and system CPU, s), OUT_DIR/sprio_ab-LABEL-{idle,runs}-{threads,procs}.txt (those
 # windows by slurmctld thread and by process) and OUT_DIR/sprio_ab-LABEL-{sprio,sshare}.txt
 # (one answer of each, to compare the plugins' answers) and OUT_DIR/sprio_ab-LABEL-passes.txt
@@ -134,9 +140,10 @@ yardstick_fields() { # WALL_FILE CPU_FILE YARDSTICK_FILE
 }
 
 ab_phase() { # LABEL PLUGIN [nodebug]
-  local label=$1 plugin dir debug_priority=1
+  local label=$1 plugin dir debug_priority=1 more=""
   ab_plan_plugin sprio_ab.sh "$label" "$2"
   plugin=$ab_plugin dir=${ab_plugin_dir:--}
+  [[ "$plugin" == budget ]] && more=$budget_conf_line
   case ${3:-} in
     '') ;;
     nodebug) debug_priority=0 ;;
@@ -147,7 +154,7 @@ ab_phase() { # LABEL PLUGIN [nodebug]
   esac
   say "=== $label: priority/$plugin (from $dir)${3:+, $3}"
   [[ "$dir" == - ]] || plugin_dir=$dir # what ctld_switch_to puts first in PluginDir
-  ctld_switch_to "$plugin" "" "$debug_priority"
+  ctld_switch_to "$plugin" "$more" "$debug_priority"
   cluster_start_ctld
   sleep "$settle"
 
@@ -208,6 +215,13 @@ ab_phase() { # LABEL PLUGIN [nodebug]
 
 t_start=$SECONDS
 site_build
+if [[ -n "${BENCH_CONF_BUDGET+set}" ]]; then
+  budget_conf_line=$BENCH_CONF_BUDGET
+else
+  match_job_layout ""
+  budget_conf_line=$layout_line
+fi
+echo "budget phases append: ${budget_conf_line:-nothing}" >"$out/sprio_ab-layout.txt"
 make_yardstick
 probes_start
 : >"$out/sprio_ab.txt"
@@ -219,4 +233,9 @@ for entry in "${plan[@]}"; do
   }
   ab_phase "${words[@]}"
 done
+python3 "$here/ab_pairs.py" "$out/sprio_ab.txt" wall_median_ms wall_min_ms client_cpu_median_ms \
+  rpc_mean_us list_build_median_ms yardstick_cpu_median_ms rpc_mean_us/yardstick_cpu_median_ms \
+  sshare_wall_median_ms sshare_rpc_mean_us >"$out/sprio_ab.md" ||
+  say "no pairs of a multifactor and a budget phase: no $out/sprio_ab.md"
+cat "$out/sprio_ab.md" >&2 2>/dev/null || true
 say "done in $((SECONDS - t_start)) s: $out/sprio_ab.txt"
