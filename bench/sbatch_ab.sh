@@ -189,13 +189,7 @@ ab_phase() { # LABEL PLUGIN
 
 t_start=$SECONDS
 site_build
-if [[ -n "${BENCH_CONF_BUDGET+set}" ]]; then
-  budget_conf_line=$BENCH_CONF_BUDGET
-else
-  match_job_layout ""
-  budget_conf_line=$layout_line
-fi
-echo "budget phases append: ${budget_conf_line:-nothing}" >"$out/sbatch_ab-layout.txt"
+budget_phase_line "$out/sbatch_ab-layout.txt"
 make_yardstick
 probes_start
 : >"$out/sbatch_ab.txt"

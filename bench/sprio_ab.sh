@@ -215,13 +215,7 @@ ab_phase() { # LABEL PLUGIN [nodebug]
 
 t_start=$SECONDS
 site_build
-if [[ -n "${BENCH_CONF_BUDGET+set}" ]]; then
-  budget_conf_line=$BENCH_CONF_BUDGET
-else
-  match_job_layout ""
-  budget_conf_line=$layout_line
-fi
-echo "budget phases append: ${budget_conf_line:-nothing}" >"$out/sprio_ab-layout.txt"
+budget_phase_line "$out/sprio_ab-layout.txt"
 make_yardstick
 probes_start
 : >"$out/sprio_ab.txt"

@@ -227,6 +227,18 @@ match_job_layout() { # [MULTIFACTOR_LINE: the multifactor phases' own slurm.conf
   say "no JobCompLoc length puts the job records at offset $want: budget phases append $layout_line"
 }
 
+# The slurm.conf line every budget phase of an A/B script appends: BENCH_CONF_BUDGET if it is
+# set (empty: nothing), else match_job_layout's. Sets budget_conf_line and writes it to FILE.
+budget_phase_line() { # FILE
+  if [[ -n "${BENCH_CONF_BUDGET+set}" ]]; then
+    budget_conf_line=$BENCH_CONF_BUDGET
+  else
+    match_job_layout ""
+    budget_conf_line=$layout_line
+  fi
+  echo "budget phases append: ${budget_conf_line:-nothing}" >"$1"
+}
+
 slurmfull_of() { # SLURMCTLD: the path of the libslurmfull it loads
   ldd "$1" | awk '$1 ~ /^libslurmfull/ { print $3 }'
 }
