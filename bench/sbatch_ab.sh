@@ -158,7 +158,7 @@ ab_phase() { # LABEL PLUGIN
   local rpc select_fields="select_median_us=n/a select_mean_us=n/a select_first_us=n/a select_last_us=n/a"
   local cpu_fields="rpc_cpu_us=n/a rpc_threads=n/a" trace="$out/sbatch_ab-$label-trace.txt" cpu
   uprobes_enable 0 # before sdiag, whose RPC thread is not a submission's
-  uprobes_trace >"$trace"
+  ((probing || switching)) && uprobes_trace >"$trace"
   rpc=$(sdiag_rpc_us REQUEST_SUBMIT_BATCH_JOB)
   if ((switching)); then
     read -r -a cpu < <(cpu_of_threads srvcn <"$trace")

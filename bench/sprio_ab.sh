@@ -231,5 +231,5 @@ python3 "$here/ab_pairs.py" "$out/sprio_ab.txt" wall_median_ms wall_min_ms clien
   rpc_mean_us list_build_median_ms yardstick_cpu_median_ms rpc_mean_us/yardstick_cpu_median_ms \
   sshare_wall_median_ms sshare_rpc_mean_us >"$out/sprio_ab.md" ||
   say "no pairs of a multifactor and a budget phase: no $out/sprio_ab.md"
-cat "$out/sprio_ab.md" >&2 2>/dev/null || true
+cat "$out/sprio_ab.md" >&2
 say "done in $((SECONDS - t_start)) s: $out/sprio_ab.txt"
