@@ -50,6 +50,9 @@
 #   flock /tmp/budget-cluster.lock bench/sprio_ab.sh build/perf bench-results
 # Knobs (environment): BENCH_ACCOUNTS=500 BENCH_JOBS=20000 BENCH_SETTLE=70 BENCH_SUBMITTERS=4
 # AB_RUNS=30, AB_IDLE=20, AB_PLAN="mf1 multifactor;bu1 budget;mf2 multifactor;bu2 budget".
+# Keep two multifactor phases out of a row in a plan: a multifactor slurmctld started after one
+# faults in again, every other sprio, what the answer before freed (glibc's dynamic malloc
+# thresholds; docs/performance-log.md, sprio A/B runs 16 and 17), which weighs on multifactor.
 # --smoke sets 20 accounts, 200 jobs, SETTLE 20, IDLE 5 and 3 runs (checks that it runs).
 # Stops every daemon it started, also on failure.
 set -euo pipefail
