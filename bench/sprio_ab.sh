@@ -12,9 +12,15 @@
 # REQUEST_PRIORITY_FACTORS: the plugin's list, its packing and sending, and its free), then
 # does the same for `sshare -a -l` (REQUEST_SHARE_INFO).
 #
-# A plan entry is "LABEL PLUGIN [nodebug]", PLUGIN one of multifactor, budget (BUILD_DIR's) or
-# budget=DIR (the priority_budget.so in DIR, say a build of the commit before a change);
-# nodebug starts a budget phase without DebugFlags=Priority, its one other slurm.conf line.
+# A plan entry is "LABEL PLUGIN [OPTION...]", PLUGIN one of multifactor, budget (BUILD_DIR's) or
+# budget=DIR (the priority_budget.so in DIR, say a build of the commit before a change). Options:
+#   nodebug     starts a budget phase without DebugFlags=Priority, its one other slurm.conf line
+#   fixedmalloc starts slurmctld with GLIBC_TUNABLES=$AB_FIXED_MALLOC (default: trim threshold
+#               256 MiB, mmap threshold 32 MiB), which turns off glibc's dynamic thresholds: what
+#               an answer frees then stays in the process whatever it freed before
+#               (docs/performance-log.md, sprio A/B runs 16 to 19)
+# A phase's options follow its plugin in its line (plugin=budget,nodebug), and bench/ab_pairs.py
+# pairs only phases without options.
 # A budget phase appends the JobCompLoc line that puts its job records at the offset modulo 64
 # where multifactor's start (match_job_layout, bench/lib/e2e_site.sh; OUT_DIR/sprio_ab-layout.txt),
 # or BENCH_CONF_BUDGET if it is set (empty: nothing): the list's walk over the records is most of
@@ -49,7 +55,8 @@
 # Run it under the cluster lock, as every cluster user on this machine does:
 #   flock /tmp/budget-cluster.lock bench/sprio_ab.sh build/perf bench-results
 # Knobs (environment): BENCH_ACCOUNTS=500 BENCH_JOBS=20000 BENCH_SETTLE=70 BENCH_SUBMITTERS=4
-# AB_RUNS=30, AB_IDLE=20, AB_PLAN="mf1 multifactor;bu1 budget;mf2 multifactor;bu2 budget".
+# AB_RUNS=30, AB_IDLE=20, AB_PLAN="mf1 multifactor;bu1 budget;mf2 multifactor;bu2 budget",
+# AB_FIXED_MALLOC (the fixedmalloc option's tunables), AB_PERF=0 and AB_PERF_HZ=4999 (profile_start).
 # Keep two multifactor phases out of a row in a plan: a multifactor slurmctld started after one
 # faults in again, every other sprio, what the answer before freed (glibc's dynamic malloc
 # thresholds; docs/performance-log.md, sprio A/B runs 16 and 17), which weighs on multifactor.
@@ -73,10 +80,13 @@ if ((smoke)); then
 else
   runs=${AB_RUNS:-30} idle=${AB_IDLE:-20}
 fi
+profile_pid="" profile_label=""
+fixed_malloc=${AB_FIXED_MALLOC:-glibc.malloc.trim_threshold=268435456:glibc.malloc.mmap_threshold=33554432}
 
 say() { printf '[sprio_ab] %s\n' "$*" >&2; }
 
 cleanup() {
+  [[ -z "$profile_pid" ]] || kill -INT "$profile_pid" 2>/dev/null || true
   uprobes_stop
   cluster_stop
   rm -rf "$work"
@@ -125,6 +135,30 @@ window_end() { # LABEL NAME
     awk -v w="$2" '{ printf "%s_machine_busy_pct=%.1f %s_steal_pct=%.1f\n", w, 100 - $6, w, $8 }'
 }
 
+# AB_PERF=1: where slurmctld spends its CPU through the sprio runs, sampled by `perf record`
+# (cpu-clock, no call graphs: Debian's libraries have no frame pointers), by library and
+# function, in OUT_DIR/sprio_ab-LABEL-perf.txt. Sampling costs both plugins the same few
+# per cent of the RPC's time.
+
+profile_start() { # LABEL
+  ((${AB_PERF:-0})) || return 0
+  command -v perf >/dev/null || { say "AB_PERF=1 needs perf (apt-get install linux-perf)"; return 0; }
+  perf record -q -F "${AB_PERF_HZ:-4999}" -e cpu-clock -p "$(_lc_pid slurmctld)" \
+    -o "$work/perf-$1.data" 2>>"$work/perf.err" &
+  profile_pid=$! profile_label=$1
+  sleep 1 # perf attaches to each thread before the first run
+}
+
+profile_end() {
+  [[ -n "$profile_pid" ]] || return 0
+  kill -INT "$profile_pid"
+  wait "$profile_pid" || true
+  profile_pid=""
+  perf report -i "$work/perf-$profile_label.data" --stdio --sort dso,sym --percent-limit 0.3 \
+    2>>"$work/perf.err" | grep -v '^$' >"$out/sprio_ab-$profile_label-perf.txt" || true
+  rm -f "$work/perf-$profile_label.data"
+}
+
 ratio_each() { # lines "A B" -> A / B, a line each
   awk '$2 > 0 { printf "%.3f\n", $1 / $2 }'
 }
@@ -142,23 +176,31 @@ yardstick_fields() { # WALL_FILE CPU_FILE YARDSTICK_FILE
     "$(paste <(cpu_ms <"$2") <(echo "$stick") | ratio_each | median)"
 }
 
-ab_phase() { # LABEL PLUGIN [nodebug]
-  local label=$1 plugin dir debug_priority=1 more=""
+ab_phase() { # LABEL PLUGIN [OPTION...]
+  local label=$1 plugin dir debug_priority=1 more="" option options="" tunables=""
   ab_plan_plugin sprio_ab.sh "$label" "$2"
   plugin=$ab_plugin dir=${ab_plugin_dir:--}
   [[ "$plugin" == budget ]] && more=$budget_conf_line
-  case ${3:-} in
-    '') ;;
-    nodebug) debug_priority=0 ;;
-    *)
-      echo "sprio_ab.sh: phase $label: option \"$3\" is not nodebug" >&2
-      exit 2
-      ;;
-  esac
-  say "=== $label: priority/$plugin (from $dir)${3:+, $3}"
+  for option in "${@:3}"; do
+    case $option in
+      nodebug) debug_priority=0 ;;
+      fixedmalloc) tunables=$fixed_malloc ;;
+      *)
+        echo "sprio_ab.sh: phase $label: option \"$option\" is not nodebug or fixedmalloc" >&2
+        exit 2
+        ;;
+    esac
+    options+=,$option
+  done
+  say "=== $label: priority/$plugin (from $dir)${options:+, options ${options#,}}"
   [[ "$dir" == - ]] || plugin_dir=$dir # what ctld_switch_to puts first in PluginDir
   ctld_switch_to "$plugin" "$more" "$debug_priority"
-  cluster_start_ctld
+  # Only slurmctld gets the tunables: the clients and the slurmds run as in every other phase.
+  if [[ -n "$tunables" ]]; then
+    GLIBC_TUNABLES=$tunables cluster_start_ctld
+  else
+    cluster_start_ctld
+  fi
   sleep "$settle"
 
   # What runs while nobody asks: a plugin's background work takes the CPU the clients need.
@@ -180,6 +222,7 @@ ab_phase() { # LABEL PLUGIN [nodebug]
   : >"$cpu"
   : >"$yardstick"
   uprobes_enable 1
+  profile_start "$label"
   # bash's time gives the CPU the sprio process itself used (user and system): the client's
   # share, which loads its configuration, unpacks, sorts (by job id, its default) and prints.
   # Before each run, the yardstick: the same plugin-free work every time, whose CPU time follows
@@ -192,6 +235,7 @@ ab_phase() { # LABEL PLUGIN [nodebug]
     t1=$EPOCHREALTIME
     awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", (b - a) * 1000 }' >>"$wall"
   done
+  profile_end
   local build_ms=n/a
   if ((probing)); then
     uprobes_enable 0
@@ -208,7 +252,7 @@ ab_phase() { # LABEL PLUGIN [nodebug]
   grep -o "priority/budget: pass .*" "$lc/log/slurmctld.log" >"$out/sprio_ab-$label-passes.txt" ||
     true
   printf '%s plugin=%s%s dir=%s rows=%s bytes=%s runs=%s wall_median_ms=%s wall_min_ms=%s client_cpu_median_ms=%s %s rpc_mean_us=%s list_build_median_ms=%s %s sshare_wall_median_ms=%s sshare_wall_min_ms=%s sshare_rpc_mean_us=%s %s %s\n' \
-    "$label" "$plugin" "${3:+,$3}" "$dir" "$rows" "$bytes" "$runs" \
+    "$label" "$plugin" "$options" "$dir" "$rows" "$bytes" "$runs" \
     "$(median <"$wall")" "$(minimum <"$wall")" \
     "$(cpu_ms <"$cpu" | median)" "$(yardstick_fields "$wall" "$cpu" "$yardstick")" \
     "$(sdiag_rpc_us REQUEST_PRIORITY_FACTORS)" "$build_ms" "$layout" \
@@ -224,8 +268,8 @@ probes_start
 : >"$out/sprio_ab.txt"
 for entry in "${plan[@]}"; do
   read -r -a words <<<"$entry"
-  ((${#words[@]} == 2 || ${#words[@]} == 3)) || {
-    echo "sprio_ab.sh: plan entry \"$entry\" is not LABEL PLUGIN [nodebug]" >&2
+  ((${#words[@]} >= 2)) || {
+    echo "sprio_ab.sh: plan entry \"$entry\" is not LABEL PLUGIN [OPTION...]" >&2
     exit 2
   }
   ab_phase "${words[@]}"
