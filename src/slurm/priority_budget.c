@@ -48,6 +48,7 @@
 #include "budget_paths.h"
 #include "factors_answer.h"
 #include "hot_path.h"
+#include "job_prefetch.h"
 
 /*
  * Controller globals, bound weakly: inside slurmctld they resolve to the
@@ -1532,6 +1533,49 @@ static void _append_factors(List ret, factors_answer_t *answer,
 	list_append(ret, obj);
 }
 
+/* Appends the rows of one job to sprio's answer, one a partition it asks
+ * for, when the job is pending, eligible and passes the request's filters.
+ * Caller holds the job read lock. */
+static void _answer_job(List ret, factors_answer_t *answer,
+			job_record_t *job_ptr,
+			priority_factors_request_msg_t *req_msg, List parts,
+			uid_t uid, time_t now)
+{
+	time_t eligible;
+
+	if (!(prio_flags & PRIORITY_FLAGS_CALCULATE_RUNNING) &&
+	    !IS_JOB_PENDING(job_ptr))
+		return;
+	if (IS_JOB_REVOKED(job_ptr) || !job_ptr->details ||
+	    (job_ptr->priority == 0))
+		return;
+	eligible = (prio_flags & PRIORITY_FLAGS_ACCRUE_ALWAYS) ?
+		job_ptr->details->submit_time :
+		job_ptr->details->begin_time;
+	if (!eligible || (eligible > now))
+		return;
+	if (!_in_filter(req_msg->job_id_list, job_ptr->job_id) ||
+	    !_in_filter(req_msg->uid_list, job_ptr->user_id) ||
+	    !_may_see(job_ptr, uid))
+		return;
+
+	if (job_ptr->part_ptr_list) {
+		part_record_t *part_ptr;
+		ListIterator pitr;
+
+		pitr = list_iterator_create(job_ptr->part_ptr_list);
+		while ((part_ptr = list_next(pitr)))
+			if (_part_in_filter(parts, part_ptr))
+				_append_factors(ret, answer, job_ptr, part_ptr,
+						true, now);
+		list_iterator_destroy(pitr);
+	} else if (job_ptr->part_ptr &&
+		   _part_in_filter(parts, job_ptr->part_ptr)) {
+		_append_factors(ret, answer, job_ptr, job_ptr->part_ptr, false,
+				now);
+	}
+}
+
 /* No lock held by the caller (facts §2 row 5). */
 extern List priority_p_get_priority_factors_list(
 	priority_factors_request_msg_t *req_msg, uid_t uid)
@@ -1540,8 +1584,8 @@ extern List priority_p_get_priority_factors_list(
 		{ NO_LOCK, READ_LOCK, READ_LOCK, READ_LOCK, NO_LOCK };
 	List ret = NULL, parts = NULL;
 	factors_answer_t *answer;
-	ListIterator itr;
-	job_record_t *job_ptr;
+	job_record_t **jobs;
+	uint32_t i, job_cnt;
 	time_t now = time(NULL);
 
 	if (!engine || !req_msg)
@@ -1562,43 +1606,17 @@ extern List priority_p_get_priority_factors_list(
 	}
 
 	ret = list_create(factors_answer_free_row);
-	itr = list_iterator_create(job_list);
-	while ((job_ptr = list_next(itr))) {
-		time_t eligible;
-
-		if (!(prio_flags & PRIORITY_FLAGS_CALCULATE_RUNNING) &&
-		    !IS_JOB_PENDING(job_ptr))
-			continue;
-		if (IS_JOB_REVOKED(job_ptr) || !job_ptr->details ||
-		    (job_ptr->priority == 0))
-			continue;
-		eligible = (prio_flags & PRIORITY_FLAGS_ACCRUE_ALWAYS) ?
-			job_ptr->details->submit_time :
-			job_ptr->details->begin_time;
-		if (!eligible || (eligible > now))
-			continue;
-		if (!_in_filter(req_msg->job_id_list, job_ptr->job_id) ||
-		    !_in_filter(req_msg->uid_list, job_ptr->user_id) ||
-		    !_may_see(job_ptr, uid))
-			continue;
-
-		if (job_ptr->part_ptr_list) {
-			part_record_t *part_ptr;
-			ListIterator pitr =
-				list_iterator_create(job_ptr->part_ptr_list);
-
-			while ((part_ptr = list_next(pitr)))
-				if (_part_in_filter(parts, part_ptr))
-					_append_factors(ret, answer, job_ptr,
-							part_ptr, true, now);
-			list_iterator_destroy(pitr);
-		} else if (job_ptr->part_ptr &&
-			   _part_in_filter(parts, job_ptr->part_ptr)) {
-			_append_factors(ret, answer, job_ptr,
-					job_ptr->part_ptr, false, now);
-		}
+	/* Each record's lines are asked for PREFETCH_AHEAD jobs ahead, what
+	 * it points at half as far, once they are in (job_prefetch.h). */
+	jobs = job_prefetch_gather(job_list, &job_cnt);
+	for (i = 0; i < job_cnt; i++) {
+		if (i + PREFETCH_AHEAD < job_cnt)
+			job_prefetch_fields(jobs[i + PREFETCH_AHEAD]);
+		if (i + PREFETCH_AHEAD / 2 < job_cnt)
+			job_prefetch_pointees(jobs[i + PREFETCH_AHEAD / 2]);
+		_answer_job(ret, answer, jobs[i], req_msg, parts, uid, now);
 	}
-	list_iterator_destroy(itr);
+	xfree(jobs);
 	factors_answer_finish(answer);
 	unlock_slurmctld(job_read_lock);
 	FREE_NULL_LIST(parts);
