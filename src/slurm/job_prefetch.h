@@ -6,10 +6,11 @@
  *  lines a record, 20,000 records on a large queue, most of them out of the
  *  caches. Whether the hardware fetches them ahead of the walk depends on where
  *  Slurm placed the records (their offset in a cache line, the allocations
- *  around them), so the same answer took 2.9 ms on one placement and 4.4 to
- *  4.8 on another, stalled on those loads (docs/performance-log.md, sprio A/B
- *  run 19). Walking an array instead of the list, the caller asks for the
- *  lines of the record PREFETCH_AHEAD places on, and they arrive side by side.
+ *  around them), so the same answer took 2.9 and 3.0 ms on one placement and
+ *  4.0 to 4.8 on another, stalled on those loads (docs/performance-log.md,
+ *  sprio A/B run 19). Walking an array instead of the list, the caller asks
+ *  for the lines of the record PREFETCH_AHEAD places on, and they arrive side
+ *  by side: 0.83 of the time on two placements (run 20).
 \*****************************************************************************/
 
 #ifndef BUDGET_SLURM_JOB_PREFETCH_H
