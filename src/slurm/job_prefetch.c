@@ -1,31 +1,38 @@
 /*****************************************************************************\
- *  job_prefetch.c - job_list's records in an array (see job_prefetch.h).
+ *  job_prefetch.c - a walk over job_list that reads ahead (see
+ *  job_prefetch.h).
 \*****************************************************************************/
 
 #include "config.h"
 
-#include "src/common/list.h"
-#include "src/common/xmalloc.h"
-
 #include "job_prefetch.h"
 
-extern job_record_t **job_prefetch_gather(List jobs, uint32_t *count)
+extern void job_walk_start(job_walk_t *walk, List jobs)
 {
-	job_record_t **records, *job_ptr;
-	ListIterator itr;
-	uint32_t n = 0, size;
-	int listed = jobs ? list_count(jobs) : 0;
+	walk->next = walk->end = 0;
+	walk->itr = jobs ? list_iterator_create(jobs) : NULL;
+	while (walk->itr && (walk->end < PREFETCH_AHEAD))
+		job_walk_read(walk);
+}
 
-	*count = 0;
-	if (listed <= 0)
-		return NULL;
-	size = (uint32_t) listed;
-	/* Not zeroed: every slot up to *count is written. */
-	records = xmalloc_nz(sizeof(*records) * size);
-	itr = list_iterator_create(jobs);
-	while ((n < size) && (job_ptr = list_next(itr)))
-		records[n++] = job_ptr;
-	list_iterator_destroy(itr);
-	*count = n;
-	return records;
+extern void job_walk_read(job_walk_t *walk)
+{
+	job_record_t *job_ptr = list_next(walk->itr);
+
+	if (!job_ptr) {
+		/* Not asked again: the list is read to its end. */
+		list_iterator_destroy(walk->itr);
+		walk->itr = NULL;
+		return;
+	}
+	job_prefetch_fields(job_ptr);
+	walk->ring[walk->end++ % PREFETCH_AHEAD] = job_ptr;
+}
+
+extern void job_walk_end(job_walk_t *walk)
+{
+	if (walk->itr)
+		list_iterator_destroy(walk->itr);
+	walk->itr = NULL;
+	walk->next = walk->end;
 }

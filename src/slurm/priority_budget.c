@@ -1584,8 +1584,8 @@ extern List priority_p_get_priority_factors_list(
 		{ NO_LOCK, READ_LOCK, READ_LOCK, READ_LOCK, NO_LOCK };
 	List ret = NULL, parts = NULL;
 	factors_answer_t *answer;
-	job_record_t **jobs;
-	uint32_t i, job_cnt;
+	job_record_t *job_ptr;
+	job_walk_t walk;
 	time_t now = time(NULL);
 
 	if (!engine || !req_msg)
@@ -1608,15 +1608,10 @@ extern List priority_p_get_priority_factors_list(
 	ret = list_create(factors_answer_free_row);
 	/* Each record's lines are asked for PREFETCH_AHEAD jobs ahead, what
 	 * it points at half as far, once they are in (job_prefetch.h). */
-	jobs = job_prefetch_gather(job_list, &job_cnt);
-	for (i = 0; i < job_cnt; i++) {
-		if (i + PREFETCH_AHEAD < job_cnt)
-			job_prefetch_fields(jobs[i + PREFETCH_AHEAD]);
-		if (i + PREFETCH_AHEAD / 2 < job_cnt)
-			job_prefetch_pointees(jobs[i + PREFETCH_AHEAD / 2]);
-		_answer_job(ret, answer, jobs[i], req_msg, parts, uid, now);
-	}
-	xfree(jobs);
+	job_walk_start(&walk, job_list);
+	while ((job_ptr = job_walk_next(&walk)))
+		_answer_job(ret, answer, job_ptr, req_msg, parts, uid, now);
+	job_walk_end(&walk);
 	factors_answer_finish(answer);
 	unlock_slurmctld(job_read_lock);
 	FREE_NULL_LIST(parts);

@@ -1,8 +1,9 @@
-/* job_prefetch_gather (src/slurm/job_prefetch.c) against Slurm's own List from the installed
- * libslurmfull.so: sprio's answer walks the array it returns instead of job_list, so the array
- * must hold every record of the list, in the list's order (the answer's rows keep the order
- * multifactor's have), and nothing for an empty or missing list. The prefetches only hint the
- * CPU; they are run over the array here as the answer runs them, which must not fault.
+/* The walk over job_list that sprio's answer reads ahead with (src/slurm/job_prefetch.c), against
+ * Slurm's own List from the installed libslurmfull.so: it must hand out every record of the list
+ * once, in the list's order (the answer's rows keep the order multifactor's have), whatever the
+ * list's length against the ring's PREFETCH_AHEAD slots, nothing for an empty or missing list,
+ * and end cleanly when the caller stops early. The prefetches only hint the CPU; the walk runs
+ * them over these records as the answer runs them, which must not fault.
  * Exits 0 when every check passes, 1 otherwise, printing one line per failed check. */
 #include "config.h"
 
@@ -15,21 +16,23 @@
 
 static int failures;
 
-static void check(int ok, const char *what)
+static void check(int ok, const char *what, uint32_t n)
 {
 	if (!ok) {
-		fprintf(stderr, "FAIL: %s\n", what);
+		fprintf(stderr, "FAIL: %s (%u records)\n", what, n);
 		failures++;
 	}
 }
 
-static void _gathers_in_list_order(uint32_t n)
+/* Walks a list of n records, stopping after `stop` of them when stop < n. */
+static void _walks_in_list_order(uint32_t n, uint32_t stop)
 {
 	List jobs = list_create(NULL);
-	job_record_t *records = xcalloc(n, sizeof(*records));
+	job_record_t *records = xcalloc(n ? n : 1, sizeof(*records));
+	job_record_t *job_ptr;
 	struct job_details details = { 0 };
-	job_record_t **gathered;
-	uint32_t i, count = 12345;
+	job_walk_t walk;
+	uint32_t i, seen = 0;
 	int in_order = 1;
 
 	for (i = 0; i < n; i++) {
@@ -37,34 +40,36 @@ static void _gathers_in_list_order(uint32_t n)
 		records[i].details = (i % 2) ? &details : NULL;
 		list_append(jobs, &records[i]);
 	}
-	gathered = job_prefetch_gather(jobs, &count);
-	check(count == n, "the array holds as many records as the list");
-	for (i = 0; gathered && (i < count); i++) {
-		job_prefetch_fields(gathered[i]);
-		job_prefetch_pointees(gathered[i]);
-		in_order &= (gathered[i] == &records[i]);
-	}
-	check(gathered && in_order, "the array holds the list's records in its order");
-	xfree(gathered);
+	job_walk_start(&walk, jobs);
+	while ((seen < stop) && (job_ptr = job_walk_next(&walk)))
+		in_order &= (job_ptr == &records[seen++]);
+	job_walk_end(&walk);
+	check(seen == ((stop < n) ? stop : n),
+	      "the walk hands out as many records as the list holds", n);
+	check(in_order, "the walk hands out the list's records in its order",
+	      n);
+	check(!job_walk_next(&walk), "an ended walk hands out nothing", n);
 	xfree(records);
 	FREE_NULL_LIST(jobs);
 }
 
 int main(void)
 {
-	List empty = list_create(NULL);
-	uint32_t count = 7;
+	job_walk_t walk;
+	uint32_t lengths[] = { 0, 1, PREFETCH_AHEAD / 2, PREFETCH_AHEAD - 1,
+			       PREFETCH_AHEAD, PREFETCH_AHEAD + 1, 20000 };
+	size_t i;
 
-	check(!job_prefetch_gather(empty, &count) && (count == 0),
-	      "an empty list gives no array and a count of 0");
-	count = 7;
-	check(!job_prefetch_gather(NULL, &count) && (count == 0),
-	      "no list gives no array and a count of 0");
-	FREE_NULL_LIST(empty);
+	job_walk_start(&walk, NULL);
+	check(!job_walk_next(&walk), "no list gives no record", 0);
+	job_walk_end(&walk);
 
-	_gathers_in_list_order(1);
-	_gathers_in_list_order(PREFETCH_AHEAD);
-	_gathers_in_list_order(20000);
+	for (i = 0; i < sizeof(lengths) / sizeof(lengths[0]); i++)
+		_walks_in_list_order(lengths[i], UINT32_MAX);
+	/* Stopped before, at and after the ring is first refilled. */
+	_walks_in_list_order(100, 3);
+	_walks_in_list_order(100, PREFETCH_AHEAD);
+	_walks_in_list_order(100, 99);
 
 	if (!failures)
 		printf("job_prefetch_test: all checks passed\n");
