@@ -278,6 +278,7 @@ mono_now() {
 }
 
 cleanup() {
+  perf_ctld_stop
   tracing_stop
   cluster_stop
   rm -rf "$work"
@@ -347,12 +348,9 @@ print(f"{max(0.0, float(sys.argv[1]) + float(sys.argv[2]) - time.monotonic()):.3
   # sbatch throughput, then the queue back to what it was. sdiag gives the controller's own
   # time for each submission, without the client and the network around it.
   sdiag -r >/dev/null
-  local submit_perf_pid=""
-  if ((profile_submit)) && command -v perf >/dev/null; then
-    perf record -q -F 20000 -p "$(_lc_pid slurmctld)" -o "$work/$plugin-submit.perf" \
-      >/dev/null 2>&1 &
-    submit_perf_pid=$!
-    sleep 2 # perf attaches to every thread first
+  local submit_profiled=0
+  if ((profile_submit)) && perf_ctld_start "$work/$plugin-submit.perf" 20000; then
+    submit_profiled=1
   fi
   probes_enable 1 "${submit_events[@]}"
   echo "${plugin}_submit_start=$(mono_now)" >>"$work/phases.env"
@@ -364,9 +362,8 @@ print(f"{max(0.0, float(sys.argv[1]) + float(sys.argv[2]) - time.monotonic()):.3
   t1=$(now_s)
   echo "${plugin}_submit_end=$(mono_now)" >>"$work/phases.env"
   probes_enable 0 "${submit_events[@]}"
-  if [[ -n "$submit_perf_pid" ]]; then
-    kill -INT "$submit_perf_pid" 2>/dev/null || true
-    wait "$submit_perf_pid" || true
+  if ((submit_profiled)); then
+    perf_ctld_stop
     perf report -i "$work/$plugin-submit.perf" --stdio --no-children --comms srvcn \
       --sort dso,symbol --percent-limit 0.02 2>/dev/null \
       >"$round_out/e2e-$plugin-submit-profile.txt" || true

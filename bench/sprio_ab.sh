@@ -80,13 +80,13 @@ if ((smoke)); then
 else
   runs=${AB_RUNS:-30} idle=${AB_IDLE:-20}
 fi
-profile_pid="" profile_label=""
+profile_label=""
 fixed_malloc=${AB_FIXED_MALLOC:-glibc.malloc.trim_threshold=268435456:glibc.malloc.mmap_threshold=33554432}
 
 say() { printf '[sprio_ab] %s\n' "$*" >&2; }
 
 cleanup() {
-  [[ -z "$profile_pid" ]] || kill -INT "$profile_pid" 2>/dev/null || true
+  perf_ctld_stop
   uprobes_stop
   cluster_stop
   rm -rf "$work"
@@ -142,21 +142,20 @@ window_end() { # LABEL NAME
 
 profile_start() { # LABEL
   ((${AB_PERF:-0})) || return 0
-  command -v perf >/dev/null || { say "AB_PERF=1 needs perf (apt-get install linux-perf)"; return 0; }
-  perf record -q -F "${AB_PERF_HZ:-4999}" -e cpu-clock -p "$(_lc_pid slurmctld)" \
-    -o "$work/perf-$1.data" 2>>"$work/perf.err" &
-  profile_pid=$! profile_label=$1
-  sleep 1 # perf attaches to each thread before the first run
+  perf_ctld_start "$work/perf-$1.data" "${AB_PERF_HZ:-4999}" -e cpu-clock || {
+    say "AB_PERF=1 needs perf (apt-get install linux-perf)"
+    return 0
+  }
+  profile_label=$1
 }
 
 profile_end() {
-  [[ -n "$profile_pid" ]] || return 0
-  kill -INT "$profile_pid"
-  wait "$profile_pid" || true
-  profile_pid=""
+  [[ -n "$profile_label" ]] || return 0
+  perf_ctld_stop
   perf report -i "$work/perf-$profile_label.data" --stdio --sort dso,sym --percent-limit 0.3 \
     2>>"$work/perf.err" | grep -v '^$' >"$out/sprio_ab-$profile_label-perf.txt" || true
   rm -f "$work/perf-$profile_label.data"
+  profile_label=""
 }
 
 ratio_each() { # lines "A B" -> A / B, a line each

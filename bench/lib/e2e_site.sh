@@ -428,6 +428,27 @@ process_delta() { # BEFORE AFTER
     sort -k3,3 -g -r | column -t
 }
 
+# perf record on slurmctld, in the background, into FILE at HZ samples a second (more perf record
+# options after HZ), until perf_ctld_stop; perf's own messages go to $work/perf.err. Returns 1,
+# sampling nothing, without perf. The callers keep their own `perf report` options, and their
+# cleanup calls perf_ctld_stop so that no perf outlives them.
+perf_ctld_pid=""
+perf_ctld_start() { # FILE HZ [PERF_RECORD_OPTION...]
+  command -v perf >/dev/null || return 1
+  perf record -q -F "$2" "${@:3}" -p "$(_lc_pid slurmctld)" -o "$1" >/dev/null \
+    2>>"$work/perf.err" &
+  perf_ctld_pid=$!
+  sleep 2 # perf attaches to every thread before what it samples starts
+}
+
+# Stops perf_ctld_start's perf; SIGINT has it write FILE whole before it exits.
+perf_ctld_stop() {
+  [[ -n "$perf_ctld_pid" ]] || return 0
+  kill -INT "$perf_ctld_pid" 2>/dev/null || true
+  wait "$perf_ctld_pid" || true
+  perf_ctld_pid=""
+}
+
 # Each of N runs of CMD (its output dropped): its wall time in ms, one a line.
 wall_ms_each() { # N CMD...
   local n=$1 i t0 t1
