@@ -1533,14 +1533,22 @@ static void _append_factors(List ret, factors_answer_t *answer,
 	list_append(ret, obj);
 }
 
+/* What sprio's answer is built from, for each job it walks. */
+typedef struct {
+	List ret;
+	factors_answer_t *answer;
+	priority_factors_request_msg_t *req_msg;
+	List parts;
+	uid_t uid;
+	time_t now;
+} answer_walk_t;
+
 /* Appends the rows of one job to sprio's answer, one a partition it asks
  * for, when the job is pending, eligible and passes the request's filters.
  * Caller holds the job read lock. */
-static void _answer_job(List ret, factors_answer_t *answer,
-			job_record_t *job_ptr,
-			priority_factors_request_msg_t *req_msg, List parts,
-			uid_t uid, time_t now)
+static void _answer_job(job_record_t *job_ptr, void *arg)
 {
+	answer_walk_t *walk = arg;
 	time_t eligible;
 
 	if (!(prio_flags & PRIORITY_FLAGS_CALCULATE_RUNNING) &&
@@ -1552,11 +1560,11 @@ static void _answer_job(List ret, factors_answer_t *answer,
 	eligible = (prio_flags & PRIORITY_FLAGS_ACCRUE_ALWAYS) ?
 		job_ptr->details->submit_time :
 		job_ptr->details->begin_time;
-	if (!eligible || (eligible > now))
+	if (!eligible || (eligible > walk->now))
 		return;
-	if (!_in_filter(req_msg->job_id_list, job_ptr->job_id) ||
-	    !_in_filter(req_msg->uid_list, job_ptr->user_id) ||
-	    !_may_see(job_ptr, uid))
+	if (!_in_filter(walk->req_msg->job_id_list, job_ptr->job_id) ||
+	    !_in_filter(walk->req_msg->uid_list, job_ptr->user_id) ||
+	    !_may_see(job_ptr, walk->uid))
 		return;
 
 	if (job_ptr->part_ptr_list) {
@@ -1565,14 +1573,15 @@ static void _answer_job(List ret, factors_answer_t *answer,
 
 		pitr = list_iterator_create(job_ptr->part_ptr_list);
 		while ((part_ptr = list_next(pitr)))
-			if (_part_in_filter(parts, part_ptr))
-				_append_factors(ret, answer, job_ptr, part_ptr,
-						true, now);
+			if (_part_in_filter(walk->parts, part_ptr))
+				_append_factors(walk->ret, walk->answer,
+						job_ptr, part_ptr, true,
+						walk->now);
 		list_iterator_destroy(pitr);
 	} else if (job_ptr->part_ptr &&
-		   _part_in_filter(parts, job_ptr->part_ptr)) {
-		_append_factors(ret, answer, job_ptr, job_ptr->part_ptr, false,
-				now);
+		   _part_in_filter(walk->parts, job_ptr->part_ptr)) {
+		_append_factors(walk->ret, walk->answer, job_ptr,
+				job_ptr->part_ptr, false, walk->now);
 	}
 }
 
@@ -1584,8 +1593,7 @@ extern List priority_p_get_priority_factors_list(
 		{ NO_LOCK, READ_LOCK, READ_LOCK, READ_LOCK, NO_LOCK };
 	List ret = NULL, parts = NULL;
 	factors_answer_t *answer;
-	job_record_t *job_ptr;
-	job_walk_t walk;
+	answer_walk_t walk;
 	time_t now = time(NULL);
 
 	if (!engine || !req_msg)
@@ -1608,10 +1616,10 @@ extern List priority_p_get_priority_factors_list(
 	ret = list_create(factors_answer_free_row);
 	/* Each record's lines are asked for PREFETCH_AHEAD jobs ahead, what
 	 * it points at half as far, once they are in (job_prefetch.h). */
-	job_walk_start(&walk, job_list);
-	while ((job_ptr = job_walk_next(&walk)))
-		_answer_job(ret, answer, job_ptr, req_msg, parts, uid, now);
-	job_walk_end(&walk);
+	walk = (answer_walk_t) { .ret = ret, .answer = answer,
+				 .req_msg = req_msg, .parts = parts,
+				 .uid = uid, .now = now };
+	job_walk_each(job_list, _answer_job, &walk);
 	factors_answer_finish(answer);
 	unlock_slurmctld(job_read_lock);
 	FREE_NULL_LIST(parts);
