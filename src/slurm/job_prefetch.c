@@ -10,7 +10,7 @@
 /* Asks for the cache lines of the fields a pending job is filtered and
  * ranked by in sprio's answer: its state, priority, ids, partitions, details
  * and factors pointers. */
-static void job_prefetch_fields(const job_record_t *job_ptr)
+static void _prefetch_fields(const job_record_t *job_ptr)
 {
 	/* One a field: which of them share a line depends on where the
 	 * record starts, which is the point. direct_set_prio, 8 bytes after
@@ -27,9 +27,9 @@ static void job_prefetch_fields(const job_record_t *job_ptr)
 
 /* Asks for what a record points at that the answer reads: its details'
  * begin time (when it became eligible) and its last ranking. Reads the
- * record: call it some records after job_prefetch_fields, when its lines have
+ * record: call it some records after _prefetch_fields, when its lines have
  * arrived. */
-static void job_prefetch_pointees(const job_record_t *job_ptr)
+static void _prefetch_pointees(const job_record_t *job_ptr)
 {
 	if (job_ptr->details)
 		__builtin_prefetch(&job_ptr->details->begin_time);
@@ -54,7 +54,7 @@ static void _visit_next(job_walk_t *walk)
 	uint32_t half_way = walk->next + PREFETCH_AHEAD / 2;
 
 	if (half_way < walk->end)
-		job_prefetch_pointees(walk->ring[half_way % PREFETCH_AHEAD]);
+		_prefetch_pointees(walk->ring[half_way % PREFETCH_AHEAD]);
 	walk->visit(walk->ring[walk->next++ % PREFETCH_AHEAD], walk->arg);
 }
 
@@ -65,7 +65,7 @@ static int _read_ahead(void *object, void *arg)
 	job_record_t *job_ptr = object;
 	job_walk_t *walk = arg;
 
-	job_prefetch_fields(job_ptr);
+	_prefetch_fields(job_ptr);
 	if (walk->end - walk->next == PREFETCH_AHEAD)
 		_visit_next(walk);
 	walk->ring[walk->end++ % PREFETCH_AHEAD] = job_ptr;

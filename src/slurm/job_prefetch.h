@@ -1,6 +1,6 @@
 /*****************************************************************************\
- *  job_prefetch.h - a walk over job_list that asks for the next records'
- *  cache lines while the caller reads the current one.
+ *  job_prefetch.h - a walk over job_list that asks for the cache lines of the
+ *  records ahead of the one it visits.
  *
  *  sprio's answer reads a handful of fields of every pending job: a few cache
  *  lines a record, 20,000 records on a large queue, most of them out of the
