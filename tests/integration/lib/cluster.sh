@@ -42,8 +42,9 @@
 #                              shows in what the tests check (not for benchmarks: it costs)
 #   CTLD_VALGRIND=             valgrind's options (--tool=callgrind ...): slurmctld runs under
 #                              valgrind, given CTLD_START_TIMEOUT seconds (default 60) to answer
-#                              its first ping; keep it set until that slurmctld is stopped, as
-#                              the stop signals only a process whose comm is valgrind's tool
+#                              its first ping and every client 60 s an RPC (MessageTimeout);
+#                              keep it set until that slurmctld is stopped, as the stop signals
+#                              only a process whose comm is valgrind's tool
 # cluster_start exports SLURM_CONF=$BUDGET_LC/etc/slurm.conf, so every Slurm command of the
 # calling shell talks to this cluster; slurmdbd and slurmd find slurmdbd.conf and gres.conf
 # next to it. /etc/slurm is never read or written. MariaDB uses the system datadir (database
@@ -376,6 +377,11 @@ PartitionName=debug Nodes=$nodes MaxTime=INFINITE PriorityTier=10 State=UP
 PartitionName=low Nodes=$nodes MaxTime=INFINITE PriorityTier=1 PreemptMode=REQUEUE GraceTime=120 State=UP
 EOF
   {
+    if [[ -n "${CTLD_VALGRIND:-}" ]]; then
+      # Under valgrind slurmctld answers some 50 times slower: a reconfigure with the
+      # benchmark's 20,000 jobs under callgrind's cache simulation outlasts the default 10 s.
+      echo "MessageTimeout=60"
+    fi
     if [[ -n "${EXTRA_SLURM_CONF:-}" ]]; then
       echo "# EXTRA_SLURM_CONF"
       printf '%s\n' "$EXTRA_SLURM_CONF"
