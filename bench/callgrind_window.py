@@ -13,7 +13,9 @@ slurmctld is stripped, so only its exported functions have names, and the classe
   other     the rest (agents, pings, state saves, idle threads)
 Prints one JSON object: {"total": Ir, "threads": {class: Ir}, "functions": {name: {"calls": n,
 "inclusive": Ir}}} for the functions named with --function (calls into them and the instructions
-spent in those calls, callees included, summed over every caller but the function itself).
+spent in those calls, callees included, summed over every caller but the function itself). When
+the dump counted more than instructions (callgrind's --cache-sim=yes: Dr, D1mr, ILmr...), each
+function also gets "events": {event: inclusive count} for every event, Ir included.
 """
 import argparse
 import json
@@ -31,12 +33,14 @@ NAME_LINE = re.compile(r"^(c?fn)=\((\d+)\)(?: (.*))?$")
 
 
 def read_thread(path, wanted):
-    """One thread's file: its total Ir, the names of the functions it ran, and for each wanted
-    function the calls into it and their inclusive Ir."""
+    """One thread's file: its total Ir, the names of the functions it ran, the events it counted,
+    and for each wanted function the calls into it and their inclusive count of each event (a
+    cost line leaves out its trailing zeros)."""
     names = {}  # compressed id -> name (fn and cfn share one table)
     total = 0
     seen = set()
-    calls = {name: [0, 0] for name in wanted}
+    events = ["Ir"]
+    calls = {name: [0, []] for name in wanted}
     current_fn = None
     pending_call = None  # (callee, count) until its cost line
     with open(path, encoding="utf-8", errors="replace") as lines:
@@ -62,22 +66,27 @@ def read_thread(path, wanted):
                 count = int(line[len("calls="):].split()[0])
                 pending_call = (pending_call[0] if pending_call else "?", count)
                 continue
+            if line.startswith("events:"):
+                events = line.split()[1:]
+                continue
             if line.startswith("totals:") or line.startswith("summary:"):
                 total = int(line.split()[1])
                 continue
             if line[0] in "0123456789+-*":
-                fields = line.split()
-                cost = int(fields[1]) if len(fields) > 1 else 0
                 if pending_call and pending_call[1] is not None:
                     callee, count = pending_call
                     if callee in calls and callee != current_fn:
+                        costs = [int(field) for field in line.split()[1:]]
+                        summed = calls[callee][1]
+                        summed.extend([0] * (len(costs) - len(summed)))
+                        for k, cost in enumerate(costs):
+                            summed[k] += cost
                         calls[callee][0] += count
-                        calls[callee][1] += cost
                     pending_call = None
                 continue
             # Any other line (fl=, fi=, ob=, cfi=, cob=...) names a file or an object; a call's
             # cfi= or cob= may sit between its cfn= and calls=, and leaves the call pending.
-    return total, seen, calls
+    return total, seen, events, calls
 
 
 def thread_class(seen):
@@ -97,12 +106,17 @@ def main():
               "functions": {name: {"calls": 0, "inclusive": 0} for name in args.function}}
     result["threads"]["other"] = 0
     for path in args.files:
-        total, seen, calls = read_thread(path, args.function)
+        total, seen, events, calls = read_thread(path, args.function)
         result["total"] += total
         result["threads"][thread_class(seen)] += total
-        for name, (count, cost) in calls.items():
-            result["functions"][name]["calls"] += count
-            result["functions"][name]["inclusive"] += cost
+        for name, (count, costs) in calls.items():
+            function = result["functions"][name]
+            function["calls"] += count
+            function["inclusive"] += costs[0] if costs else 0
+            if len(events) > 1:
+                by_event = function.setdefault("events", {event: 0 for event in events})
+                for event, cost in zip(events, costs):
+                    by_event[event] = by_event.get(event, 0) + cost
     json.dump(result, sys.stdout, sort_keys=True)
     print()
 

@@ -34,8 +34,9 @@
 #   flock /tmp/budget-cluster.lock bench/instructions_ab.sh build/perf bench-results
 # AB_KEEP_DUMPS=1 keeps each window's callgrind files in OUT_DIR/dumps-LABEL-WINDOW/ (for
 # callgrind_annotate; some 10 MB a window). AB_CALLGRIND_OPTIONS adds options to slurmctld's
-# callgrind: "--cache-sim=yes" also counts each window's simulated cache misses (D1mr, DLmr...),
-# which callgrind_annotate reads from the kept dumps (the report still gives instructions).
+# callgrind: "--cache-sim=yes" also counts each window's simulated cache misses (D1mr, DLmr...):
+# each window's JSON then gives every event of the functions it names ("events"), and
+# callgrind_annotate reads them from the kept dumps (the report still gives instructions).
 # Knobs (environment): BENCH_ACCOUNTS=500 BENCH_JOBS=20000 BENCH_SETTLE=150 BENCH_SUBMITTERS=4,
 # AB_IDLE=150 AB_SUBMITS=40 AB_RUNS=3, AB_PLAN="mf1 multifactor;bu1 budget;mf2 multifactor;bu2 budget".
 # --smoke sets 20 accounts, 200 jobs, SETTLE 60, IDLE 70, 5 submissions, 1 run and the plan
