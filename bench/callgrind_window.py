@@ -40,7 +40,7 @@ def read_thread(path, wanted):
     total = 0
     seen = set()
     events = ["Ir"]
-    calls = {name: [0, []] for name in wanted}
+    calls = {name: [0, []] for name in wanted}  # name -> [calls, inclusive count of each event]
     current_fn = None
     pending_call = None  # (callee, count) until its cost line
     with open(path, encoding="utf-8", errors="replace") as lines:
