@@ -39,9 +39,9 @@ typedef void (*job_visit_f)(job_record_t *job_ptr, void *arg);
 /* Calls visit(record, arg) on each record of `jobs` (NULL: none), in its
  * order, having asked for the lines of the fields sprio's answer reads
  * PREFETCH_AHEAD records before and for what they point at half as far (the
- * fields are the answer's: another walk would want its own). Caller holds a job lock. All but
- * the last PREFETCH_AHEAD visits run under the list's read lock: a visit
- * must not add to or take from `jobs`. */
+ * fields are the answer's: another walk would want its own). Caller holds a
+ * job lock. All but the last PREFETCH_AHEAD visits run under the list's read
+ * lock: a visit must not add to or take from `jobs`. */
 extern void job_walk_each(List jobs, job_visit_f visit, void *arg);
 
 #endif
