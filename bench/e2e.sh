@@ -27,7 +27,12 @@
 #   - sdiag main and backfill mean cycles over a quiet window of QUIET seconds after
 #     `sdiag -r`;
 #   - slurmctld's VmRSS at the end, by mapping (OUT_DIR/e2e-PLUGIN-rss.txt), and the bytes its
-#     malloc holds in use then (malloc_stats through gdb; n/a without gdb).
+#     malloc holds in use then (malloc_stats through gdb; n/a without gdb);
+#   - the machine's speed: a yardstick that runs no Slurm code (the CPU time of `gzip -1` of
+#     2.6 MB, median of five) before the submissions, the quiet window and the clients, and at
+#     the phase's end. The lines of Slurm's own code are also reported over the mean of the two
+#     yardsticks either side of their window: this guest has slow spells that take a phase and
+#     spare the next.
 # Writes OUT_DIR/e2e.json and OUT_DIR/e2e.md (the table, with the ratios budget / multifactor).
 #
 # Uprobes need root and tracefs (mounted on /sys/kernel/tracing if it is not, and unmounted
@@ -310,6 +315,15 @@ cpu_cmd() {
   done | median
 }
 
+# yardstick_POINT_ms=Y: the machine's speed at POINT, the median CPU time (ms) of five `gzip -1`
+# of the yardstick's input (make_yardstick). Outside every window: the gzip runs would add to it.
+yardstick_at() { # POINT
+  local i TIMEFORMAT='%3U %3S'
+  for ((i = 0; i < 5; i++)); do
+    { time gzip -1 -c "$work/yardstick.in" >/dev/null; } 2>&1 | cpu_ms
+  done | median | sed "s/^/yardstick_${1}_ms=/"
+}
+
 wait_first_pass() { # PLUGIN SINCE_MONO
   local plugin=$1 since=$2 deadline=$((SECONDS + 180))
   while ((SECONDS < deadline)); do
@@ -337,9 +351,10 @@ phase() { # PLUGIN: multifactor | budget
   echo "${plugin}_start=$since" >>"$work/phases.env"
   cluster_start_ctld
   wait_first_pass "$plugin" "$since" || true
+  yardstick_at submit >"$r" # before the sleep, which keeps the submissions at submit_at
   sleep "$(python3 -c 'import sys, time
 print(f"{max(0.0, float(sys.argv[1]) + float(sys.argv[2]) - time.monotonic()):.3f}")' "$since" "$submit_at")"
-  echo "pending=$(pending_count)" >"$r"
+  echo "pending=$(pending_count)" >>"$r"
   # Where the job records start, before the timed submissions add records of their own.
   python3 "$here/job_layout.py" "$(_lc_pid slurmctld)" 2>/dev/null | tr ' ' '\n' |
     sed -n 's/^start_mod_64=/job_start_mod_64=/p; s/^walked_lines_per_record=/job_walked_lines=/p' \
@@ -380,6 +395,7 @@ print(f"{max(0.0, float(sys.argv[1]) + float(sys.argv[2]) - time.monotonic()):.3
   squeue -h -t PD -o "%i %Q %P %V" >"$work/$plugin-queue.txt"
 
   # sdiag over a quiet window; the passes in it are timed by the trace and the log.
+  yardstick_at quiet >>"$r"
   sdiag -r >/dev/null
   local perf_pid="" tid
   if [[ "$plugin" == budget ]] && ((profile)) && command -v perf >/dev/null; then
@@ -422,6 +438,7 @@ print(f"{max(0.0, float(sys.argv[1]) + float(sys.argv[2]) - time.monotonic()):.3
   } >>"$r"
 
   # The clients' wall time, and the controller's own time answering them (sdiag).
+  yardstick_at clients >>"$r"
   sdiag -r >/dev/null
   pid=$(_lc_pid slurmctld)
   {
@@ -448,6 +465,7 @@ print(f"{max(0.0, float(sys.argv[1]) + float(sys.argv[2]) - time.monotonic()):.3
        $2 ~ /^(priority_|libstdc\+\+|libgcc_s)/ { plugin += $1 }
        END { printf "rss_anon_kib=%d\nrss_plugin_kib=%d\n", anon, plugin }' \
     "$round_out/e2e-$plugin-rss.txt" >>"$r"
+  yardstick_at end >>"$r"
   if [[ "$plugin" == budget ]]; then
     grep -o "priority/budget: pass ranked [0-9]* jobs in [0-9]* usec, job write lock held [0-9]* usec (longest hold [0-9]* usec), ledger saved in [0-9]* usec, [0-9]* ranked by name" \
       "$ctld_log" | awk '{ print $4, $7, $13, $22, $24 }' >"$work/budget_passes.txt" || true
@@ -481,6 +499,7 @@ report() { # ROUND_OUT
 }
 
 t_start=$SECONDS
+make_yardstick
 site_build
 if [[ -z "${BENCH_CONF_BUDGET+set}" ]]; then
   match_job_layout "${conf_line[multifactor]}"

@@ -8,6 +8,9 @@ the "decay" and "budget" threads; lock_slurmctld, job_allocate, priority_g_set a
 the RPC threads during the timed submissions) and WORK/budget_passes.txt (priority/budget's own
 pass log: jobs, pass usec, lock usec, save usec). Writes OUT/e2e.json and OUT/e2e.md. Standard
 library only.
+
+The lines of Slurm's own code are also read over the machine's speed: each window's time divided
+by the mean of the yardsticks taken either side of it (yardstick_POINT_ms in the phase's env).
 """
 import argparse
 import json
@@ -39,6 +42,29 @@ def number(text):
     except (TypeError, ValueError):
         return None
     return None if math.isnan(value) else value
+
+
+# Each window of a phase and the yardsticks bench/e2e.sh takes before and after it.
+YARDSTICK_WINDOWS = {"submit": ("submit", "quiet"), "quiet": ("quiet", "clients"),
+                     "clients": ("clients", "end")}
+
+
+def window_yardsticks(env):
+    """The machine's speed over each window (CPU ms of the yardstick): the mean of the readings
+    before and after it, None when either is missing. "phase": the median of every reading."""
+    point = {p: number(env.get("yardstick_%s_ms" % p))
+             for p in ("submit", "quiet", "clients", "end")}
+    speeds = {window: ((point[a] + point[b]) / 2
+                       if point[a] is not None and point[b] is not None else None)
+              for window, (a, b) in YARDSTICK_WINDOWS.items()}
+    readings = [v for v in point.values() if v is not None]
+    speeds["phase"] = statistics.median(readings) if readings else None
+    return speeds
+
+
+def over(value, yardstick):
+    """A time over the machine's speed in its window."""
+    return value / yardstick if value is not None and yardstick else None
 
 
 def read_trace(path):
@@ -319,6 +345,7 @@ def main():
             kib = number(env.get(key + "_kib"))
             r[key + "_mib"] = kib / 1024 if kib is not None else None
         r["heap_in_use_mib"] = number(env.get("heap_in_use_mib"))
+        r["yardstick_ms"] = window_yardsticks(env)
         if plugin == "multifactor":
             fair_tree = fair_tree_passes(window)
             passes = multifactor_passes(events, start, end) if window else []
@@ -382,7 +409,21 @@ def main():
         ("slurmctld RSS after the workload (MiB)", mf["rss_mib"], bu["rss_mib"], "%.0f"),
         ("slurmctld heap in use after the workload (malloc_stats, MiB)",
          mf.get("heap_in_use_mib"), bu.get("heap_in_use_mib"), "%.1f"),
+        ("yardstick: `gzip -1` of 2.6 MB, median of the phase's readings (CPU ms)",
+         mf["yardstick_ms"]["phase"], bu["yardstick_ms"]["phase"], "%.1f"),
     ]
+    # The lines of Slurm's own code over the yardstick of their window.
+    for name, key, window in (
+            ("`sprio -l` wall time, median", "sprio_s", "clients"),
+            ("`sprio -l` in slurmctld", "rpc_sprio_ms", "clients"),
+            ("`sshare -a -l` wall time, median", "sshare_s", "clients"),
+            ("sbatch, time per job", "per_job_ms", "submit"),
+            ("sbatch in slurmctld", "rpc_submit_ms", "submit"),
+            ("main scheduler cycle", "sdiag_main_ms", "quiet"),
+            ("backfill cycle", "sdiag_backfill_ms", "quiet")):
+        values = [over(per_job[p] if key == "per_job_ms" else results[p][key],
+                       results[p]["yardstick_ms"][window]) for p in PLUGINS]
+        rows.append(("%s, over the yardstick" % name, values[0], values[1], "%.4g"))
 
     def cell(value, fmt):
         return "n/a" if value is None else fmt % value
@@ -394,7 +435,9 @@ def main():
     table = []
     for name, m, b, fmt in rows:
         q = ratio(b, m)
-        verdict = "" if q is None else (" ✓" if q <= 1.0 else " ✗")
+        # The yardstick's ratio is the machine's, not a target's.
+        verdict = ("" if q is None or name.startswith("yardstick") else
+                   (" ✓" if q <= 1.0 else " ✗"))
         lines.append("| %s | %s | %s | %s%s |" % (name, cell(m, fmt), cell(b, fmt),
                                                  cell(q, "%.2f"), verdict))
         table.append({"metric": name, "multifactor": m, "budget": b, "ratio": q})

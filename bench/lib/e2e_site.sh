@@ -492,7 +492,7 @@ heap_in_use_mib() { # PID ERR
 # run 8 every process took up to 1.5 times its CPU time for the same work over a whole phase
 # (slurmctld, the sprio client, the script's shell, kernel threads) with no steal time reported:
 # the machine's speed drifts, and a phase's times are read against it.
-make_yardstick() { # in $work: bench/sprio_ab.sh and bench/sbatch_ab.sh time gzip -1 of it
+make_yardstick() { # in $work: bench/{e2e,sprio_ab,sbatch_ab}.sh time gzip -1 of it
   seq 1 400000 >"$work/yardstick.in"
 }
 
