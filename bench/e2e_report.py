@@ -49,11 +49,16 @@ YARDSTICK_WINDOWS = {"submit": ("submit", "quiet"), "quiet": ("quiet", "clients"
                      "clients": ("clients", "end")}
 
 
+def yardstick_points(env):
+    """Each reading of the yardstick in a phase (CPU ms), by the point bench/e2e.sh took it at."""
+    return {p: number(env.get("yardstick_%s_ms" % p))
+            for p in ("submit", "quiet", "clients", "end")}
+
+
 def window_yardsticks(env):
     """The machine's speed over each window (CPU ms of the yardstick): the mean of the readings
     before and after it, None when either is missing. "phase": the median of every reading."""
-    point = {p: number(env.get("yardstick_%s_ms" % p))
-             for p in ("submit", "quiet", "clients", "end")}
+    point = yardstick_points(env)
     speeds = {window: ((point[a] + point[b]) / 2
                        if point[a] is not None and point[b] is not None else None)
               for window, (a, b) in YARDSTICK_WINDOWS.items()}
@@ -346,6 +351,7 @@ def main():
             r[key + "_mib"] = kib / 1024 if kib is not None else None
         r["heap_in_use_mib"] = number(env.get("heap_in_use_mib"))
         r["yardstick_ms"] = window_yardsticks(env)
+        r["yardstick_points_ms"] = yardstick_points(env)
         if plugin == "multifactor":
             fair_tree = fair_tree_passes(window)
             passes = multifactor_passes(events, start, end) if window else []

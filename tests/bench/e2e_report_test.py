@@ -27,6 +27,11 @@ class WindowYardsticksTest(unittest.TestCase):
         self.assertIsNone(speeds["clients"])
         self.assertEqual(speeds["phase"], 35.0)
 
+    def test_the_points_are_kept_as_read(self):
+        env = {"yardstick_submit_ms": "30", "yardstick_end_ms": "70", "pending": "5"}
+        self.assertEqual(e2e_report.yardstick_points(env),
+                         {"submit": 30.0, "quiet": None, "clients": None, "end": 70.0})
+
     def test_a_run_without_yardsticks_reads_none(self):
         speeds = e2e_report.window_yardsticks({})
         self.assertEqual(set(speeds.values()), {None})
