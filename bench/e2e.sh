@@ -306,11 +306,12 @@ time_cmd() { # NAME CMD...
   echo "${name}_min_s=$(minimum <<<"$times")"
 }
 
-# The median CPU time (ms) the command's own process used (user + system), over CLIENT_RUNS runs.
+# The median CPU time (ms) the command's own process used (user + system), over N runs.
 # Most of `sprio -l`'s wall time is the client's: it unpacks, sorts and prints 20,000 rows.
-cpu_cmd() {
-  local i TIMEFORMAT='%3U %3S'
-  for ((i = 0; i < client_runs; i++)); do
+cpu_cmd() { # N CMD...
+  local n=$1 i TIMEFORMAT='%3U %3S'
+  shift
+  for ((i = 0; i < n; i++)); do
     { time "$@" >/dev/null 2>&1; } 2>&1 | cpu_ms
   done | median
 }
@@ -318,10 +319,7 @@ cpu_cmd() {
 # yardstick_POINT_ms=Y: the machine's speed at POINT, the median CPU time (ms) of five `gzip -1`
 # of the yardstick's input (make_yardstick). Outside every window: the gzip runs would add to it.
 yardstick_at() { # POINT
-  local i TIMEFORMAT='%3U %3S'
-  for ((i = 0; i < 5; i++)); do
-    { time gzip -1 -c "$work/yardstick.in" >/dev/null; } 2>&1 | cpu_ms
-  done | median | sed "s/^/yardstick_${1}_ms=/"
+  echo "yardstick_${1}_ms=$(cpu_cmd 5 gzip -1 -c "$work/yardstick.in")"
 }
 
 wait_first_pass() { # PLUGIN SINCE_MONO
@@ -454,7 +452,7 @@ print(f"{max(0.0, float(sys.argv[1]) + float(sys.argv[2]) - time.monotonic()):.3
     echo "rpc_sshare_us=$(sdiag_rpc_us REQUEST_SHARE_INFO)"
     echo "rss_kib=$(awk '/^VmRSS:/ { print $2 }' "/proc/$pid/status")"
     # After the sdiag and RSS readings, which these runs would add to.
-    echo "sprio_cpu_ms=$(cpu_cmd sprio -l)"
+    echo "sprio_cpu_ms=$(cpu_cmd "$client_runs" sprio -l)"
     # Last: gdb stops slurmctld for about a second.
     echo "heap_in_use_mib=$(heap_in_use_mib "$pid" "$lc/log/slurmctld.out")"
   } >>"$r"

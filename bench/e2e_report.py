@@ -349,6 +349,7 @@ def main():
         for key in ("rss", "rss_anon", "rss_plugin"):
             kib = number(env.get(key + "_kib"))
             r[key + "_mib"] = kib / 1024 if kib is not None else None
+        r["sbatch_per_job_ms"] = 1e3 / r["sbatch_per_s"] if r["sbatch_per_s"] else None
         r["heap_in_use_mib"] = number(env.get("heap_in_use_mib"))
         r["yardstick_ms"] = window_yardsticks(env)
         r["yardstick_points_ms"] = yardstick_points(env)
@@ -378,8 +379,6 @@ def main():
     def ratio(b, m):
         return b / m if b is not None and m not in (None, 0) else None
 
-    per_job = {p: (1e3 / results[p]["sbatch_per_s"] if results[p]["sbatch_per_s"] else None)
-               for p in PLUGINS}
     rows = [
         ("priority recalculation pass, median (ms)", mf["pass_ms"], bu["pass_ms"], "%.1f"),
         ("job write lock held per pass, median (ms)", mf["lock_per_pass_ms"],
@@ -399,7 +398,7 @@ def main():
          "%.3f"),
         ("`sshare -a -l` in slurmctld, mean (sdiag RPC, ms)", mf["rpc_sshare_ms"],
          bu["rpc_sshare_ms"], "%.2f"),
-        ("sbatch, time per job (ms)", per_job["multifactor"], per_job["budget"], "%.1f"),
+        ("sbatch, time per job (ms)", mf["sbatch_per_job_ms"], bu["sbatch_per_job_ms"], "%.1f"),
         ("sbatch in slurmctld, mean (sdiag RPC, ms)", mf["rpc_submit_ms"], bu["rpc_submit_ms"],
          "%.2f"),
         ("sbatch: waiting for slurmctld's locks, mean (uprobes, ms)",
@@ -423,12 +422,11 @@ def main():
             ("`sprio -l` wall time, median", "sprio_s", "clients"),
             ("`sprio -l` in slurmctld", "rpc_sprio_ms", "clients"),
             ("`sshare -a -l` wall time, median", "sshare_s", "clients"),
-            ("sbatch, time per job", "per_job_ms", "submit"),
+            ("sbatch, time per job", "sbatch_per_job_ms", "submit"),
             ("sbatch in slurmctld", "rpc_submit_ms", "submit"),
             ("main scheduler cycle", "sdiag_main_ms", "quiet"),
             ("backfill cycle", "sdiag_backfill_ms", "quiet")):
-        values = [over(per_job[p] if key == "per_job_ms" else results[p][key],
-                       results[p]["yardstick_ms"][window]) for p in PLUGINS]
+        values = [over(results[p][key], results[p]["yardstick_ms"][window]) for p in PLUGINS]
         rows.append(("%s, over the yardstick" % name, values[0], values[1], "%.4g"))
 
     def cell(value, fmt):
