@@ -21,7 +21,9 @@
 # another string and may move them again: each phase's layout is in its line.
 # Writes OUT_DIR/sbatch_ab.txt, one line a phase:
 #   LABEL plugin=P dir=D submits=N per_job_ms=T (the submissions' wall time over N, e2e.sh's
-#     "sbatch, time per job") wall_median_ms=W rpc_mean_us=R (sdiag, REQUEST_SUBMIT_BATCH_JOB)
+#     "sbatch, time per job") wall_median_ms=W client_cpu_ms=C (the CPU time of the clients each
+#     submission starts, the sbatch process and the shell's own subshells, over N: code that is
+#     the same under both plugins) rpc_mean_us=R (sdiag, REQUEST_SUBMIT_BATCH_JOB)
 #     select_median_us=S select_mean_us=M (select_nodes on the RPC threads, uprobes; n/a without
 #     them) select_first_us=F select_last_us=L (the medians of the first and the last quarter of
 #     the phase's submissions: whether the test's time is the phase's or settles within it)
@@ -146,6 +148,7 @@ ab_phase() { # LABEL PLUGIN
   uprobes_enable 1
   # Each submission's start and end, turned into times after the loop: a process started
   # between two submissions costs this machine several ms.
+  times >"$work/times-before" # the clients' CPU: children_cpu_ms
   start=$EPOCHREALTIME
   for ((i = 0; i < submits; i++)); do
     t0+=("$EPOCHREALTIME")
@@ -153,6 +156,7 @@ ab_phase() { # LABEL PLUGIN
     t1+=("$EPOCHREALTIME")
   done
   end=$EPOCHREALTIME
+  times >"$work/times-after"
   paste <(printf '%s\n' "${t0[@]}") <(printf '%s\n' "${t1[@]}") |
     awk '{ printf "%.3f\n", ($2 - $1) * 1000 }' >"$wall"
   local rpc select_fields="select_median_us=n/a select_mean_us=n/a select_first_us=n/a select_last_us=n/a"
@@ -178,10 +182,13 @@ ab_phase() { # LABEL PLUGIN
   pid=$(_lc_pid slurmctld)
   heap=$(heap_in_use_mib "$pid" "$lc/log/slurmctld.out")
   rss=$(awk '/^VmRSS:/ { printf "%.1f", $2 / 1024 }' "/proc/$pid/status")
-  printf '%s plugin=%s dir=%s submits=%s per_job_ms=%s wall_median_ms=%s rpc_mean_us=%s %s %s yardstick_cpu_median_ms=%s heap_in_use_mib=%s rss_mib=%s %s\n' \
+  printf '%s plugin=%s dir=%s submits=%s per_job_ms=%s wall_median_ms=%s client_cpu_ms=%s rpc_mean_us=%s %s %s yardstick_cpu_median_ms=%s heap_in_use_mib=%s rss_mib=%s %s\n' \
     "$label" "$plugin" "$dir" "$submits" \
     "$(awk -v n="$submits" -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", (b - a) * 1000 / n }')" \
-    "$(median <"$wall")" "$rpc" "$select_fields" "$cpu_fields" "$(cpu_ms <"$stick" | median)" \
+    "$(median <"$wall")" \
+    "$(awk -v n="$submits" -v a="$(children_cpu_ms "$work/times-before")" \
+      -v b="$(children_cpu_ms "$work/times-after")" 'BEGIN { printf "%.3f", (b - a) / n }')" \
+    "$rpc" "$select_fields" "$cpu_fields" "$(cpu_ms <"$stick" | median)" \
     "$heap" "$rss" \
     "$layout" |
     tee -a "$out/sbatch_ab.txt" >&2
@@ -201,9 +208,10 @@ for entry in "${plan[@]}"; do
   }
   ab_phase "${words[@]}"
 done
-python3 "$here/ab_pairs.py" "$out/sbatch_ab.txt" per_job_ms wall_median_ms rpc_mean_us \
+python3 "$here/ab_pairs.py" "$out/sbatch_ab.txt" per_job_ms wall_median_ms client_cpu_ms rpc_mean_us \
   rpc_cpu_us select_median_us select_mean_us yardstick_cpu_median_ms \
-  rpc_cpu_us/yardstick_cpu_median_ms per_job_ms/yardstick_cpu_median_ms heap_in_use_mib rss_mib \
+  rpc_cpu_us/yardstick_cpu_median_ms per_job_ms/yardstick_cpu_median_ms \
+  client_cpu_ms/yardstick_cpu_median_ms heap_in_use_mib rss_mib \
   >"$out/sbatch_ab.md"
 cat "$out/sbatch_ab.md" >&2
 say "done in $((SECONDS - t_start)) s: $out/sbatch_ab.txt, $out/sbatch_ab.md"

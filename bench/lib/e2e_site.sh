@@ -505,6 +505,14 @@ minimum() {
   sort -g | head -n 1
 }
 
+# FILE, the output of bash's `times` -> the CPU time (ms, user + system) of every child that shell
+# had waited for, their own children included (RUSAGE_CHILDREN). `times` must run in the shell
+# itself (`times >FILE`): in a pipeline or $(...) it reads a subshell's, which starts from zero.
+children_cpu_ms() { # FILE
+  awk 'NR == 2 { for (i = 1; i <= 2; i++) { split($i, t, /[ms]/); ms += (t[1] * 60 + t[2]) * 1000 } }
+       END { printf "%.1f\n", ms }' "$1"
+}
+
 # Lines "USER SYS" (seconds, from bash's `time` with TIMEFORMAT='%3U %3S') -> the process's
 # CPU time, their sum, in ms, a line each.
 cpu_ms() {
