@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Tests of the trace readers in bench/lib/e2e_site.sh (cpu_of_threads, entry_to_return_each) on
-# traces written in tracefs's format: the numbers the A/B scripts report come from them.
+# traces written in tracefs's format, and of children_cpu_ms on bash's `times`: the numbers the
+# A/B scripts report come from them.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=../../bench/lib/e2e_site.sh
 source "$here/../../bench/lib/e2e_site.sh"
 
 failures=0
+times_file=$(mktemp)
+trap 'rm -f "$times_file"' EXIT
 check() { # WHAT GOT WANT
   if [[ "$2" == "$3" ]]; then
     echo "ok: $1"
@@ -48,5 +51,21 @@ calls='           srvcn-301     [000] ..... 200.000100: sel_in: (0x5555)
            srvcn-302     [001] ..... 200.001200: sel_out: (0x5555 <- 0x6666)'
 check "entry to return, each thread its own" \
   "$(entry_to_return_each sel 1e6 %.1f <<<"$calls" | paste -sd' ')" "300.0 1000.0"
+
+# bash's `times`: the shell's own line, then its waited-for children's (minutes and seconds).
+printf '0m0.004s 0m0.004s\n1m2.500s 0m0.125s\n' >"$times_file"
+check "the children's CPU from bash's times, minutes included" \
+  "$(children_cpu_ms "$times_file")" "62625.0"
+# And in this shell for real: a child that burns CPU adds to it, and the reading is this shell's.
+times >"$times_file"
+before=$(children_cpu_ms "$times_file")
+(
+  end=$((SECONDS + 1))
+  while ((SECONDS < end)); do :; done
+)
+times >"$times_file"
+after=$(children_cpu_ms "$times_file")
+check "a child that spins for a second adds at least 0.2 s" \
+  "$(awk -v a="$before" -v b="$after" 'BEGIN { print (b - a >= 200) ? "yes" : "no: " b - a }')" "yes"
 
 ((failures == 0)) || exit 1
