@@ -24,6 +24,8 @@
 #     the RPC threads): the wait for its locks, job_allocate, and within it the priority
 #     plugin's priority_g_set and the test of the nodes; how priority/budget ranked them, on
 #     the pass's factors or by name (OUT_DIR/e2e-budget-submissions.txt, its passes' counts);
+#     and the clients' own CPU per job (the sbatch processes, which run no plugin code, and the
+#     shell's subshells that start them; most of a submission's wall time on this machine);
 #   - sdiag main and backfill mean cycles over a quiet window of QUIET seconds after
 #     `sdiag -r`;
 #   - slurmctld's VmRSS at the end, by mapping (OUT_DIR/e2e-PLUGIN-rss.txt), and the bytes its
@@ -367,12 +369,14 @@ print(f"{max(0.0, float(sys.argv[1]) + float(sys.argv[2]) - time.monotonic()):.3
   fi
   probes_enable 1 "${submit_events[@]}"
   echo "${plugin}_submit_start=$(mono_now)" >>"$work/phases.env"
+  times >"$work/times-before" # the clients' own CPU (children_cpu_ms)
   t0=$(now_s)
   ids=()
   for ((n = 0; n < submit_timed; n++)); do
     ids+=("$(submit_one "$n")")
   done
   t1=$(now_s)
+  times >"$work/times-after"
   echo "${plugin}_submit_end=$(mono_now)" >>"$work/phases.env"
   probes_enable 0 "${submit_events[@]}"
   if ((submit_profiled)); then
@@ -383,6 +387,8 @@ print(f"{max(0.0, float(sys.argv[1]) + float(sys.argv[2]) - time.monotonic()):.3
   fi
   echo "sbatch_per_s=$(awk -v n="$submit_timed" -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", n / (b - a) }')" >>"$r"
   echo "rpc_submit_us=$(sdiag_rpc_us REQUEST_SUBMIT_BATCH_JOB)" >>"$r"
+  echo "sbatch_client_cpu_ms=$(awk -v n="$submit_timed" -v a="$(children_cpu_ms "$work/times-before")" \
+    -v b="$(children_cpu_ms "$work/times-after")" 'BEGIN { printf "%.3f", (b - a) / n }')" >>"$r"
   scancel "${ids[@]}"
   # Their records purged now, before the window: slurmctld's purge thread takes a free malloc
   # arena at its first purge, and the purge itself takes the job write lock; left to MinJobAge's
