@@ -513,6 +513,13 @@ children_cpu_ms() { # FILE
        END { printf "%.1f\n", ms }' "$1"
 }
 
+# The children's CPU (ms) between two `times` outputs, over N: per submission, for the scripts
+# that time N of them.
+children_cpu_per_ms() { # BEFORE_FILE AFTER_FILE N
+  awk -v a="$(children_cpu_ms "$1")" -v b="$(children_cpu_ms "$2")" -v n="$3" \
+    'BEGIN { printf "%.3f\n", (b - a) / n }'
+}
+
 # Lines "USER SYS" (seconds, from bash's `time` with TIMEFORMAT='%3U %3S') -> the process's
 # CPU time, their sum, in ms, a line each.
 cpu_ms() {

@@ -67,5 +67,10 @@ times >"$times_file"
 after=$(children_cpu_ms "$times_file")
 check "a child that spins for a second adds at least 0.2 s" \
   "$(awk -v a="$before" -v b="$after" 'BEGIN { print (b - a >= 200) ? "yes" : "no: " b - a }')" "yes"
+printf '0m0.000s 0m0.000s\n0m1.000s 0m0.500s\n' >"$times_file.after"
+printf '0m0.000s 0m0.000s\n0m0.250s 0m0.050s\n' >"$times_file"
+check "the children's CPU between two readings, per submission" \
+  "$(children_cpu_per_ms "$times_file" "$times_file.after" 4)" "300.000"
+rm -f "$times_file.after"
 
 ((failures == 0)) || exit 1
