@@ -369,7 +369,7 @@ print(f"{max(0.0, float(sys.argv[1]) + float(sys.argv[2]) - time.monotonic()):.3
   fi
   probes_enable 1 "${submit_events[@]}"
   echo "${plugin}_submit_start=$(mono_now)" >>"$work/phases.env"
-  times >"$work/times-before" # the clients' own CPU (children_cpu_per_ms)
+  times >"$work/times-before" # the clients' own CPU (children_cpu_per_run_ms)
   t0=$(now_s)
   ids=()
   for ((n = 0; n < submit_timed; n++)); do
@@ -387,7 +387,7 @@ print(f"{max(0.0, float(sys.argv[1]) + float(sys.argv[2]) - time.monotonic()):.3
   fi
   echo "sbatch_per_s=$(awk -v n="$submit_timed" -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", n / (b - a) }')" >>"$r"
   echo "rpc_submit_us=$(sdiag_rpc_us REQUEST_SUBMIT_BATCH_JOB)" >>"$r"
-  echo "sbatch_client_cpu_ms=$(children_cpu_per_ms "$work/times-before" "$work/times-after" "$submit_timed")" >>"$r"
+  echo "sbatch_client_cpu_ms=$(children_cpu_per_run_ms "$work/times-before" "$work/times-after" "$submit_timed")" >>"$r"
   scancel "${ids[@]}"
   # Their records purged now, before the window: slurmctld's purge thread takes a free malloc
   # arena at its first purge, and the purge itself takes the job write lock; left to MinJobAge's

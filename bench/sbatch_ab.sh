@@ -148,7 +148,7 @@ ab_phase() { # LABEL PLUGIN
   uprobes_enable 1
   # Each submission's start and end, turned into times after the loop: a process started
   # between two submissions costs this machine several ms.
-  times >"$work/times-before" # the clients' CPU: children_cpu_per_ms
+  times >"$work/times-before" # the clients' CPU: children_cpu_per_run_ms
   start=$EPOCHREALTIME
   for ((i = 0; i < submits; i++)); do
     t0+=("$EPOCHREALTIME")
@@ -186,7 +186,7 @@ ab_phase() { # LABEL PLUGIN
     "$label" "$plugin" "$dir" "$submits" \
     "$(awk -v n="$submits" -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", (b - a) * 1000 / n }')" \
     "$(median <"$wall")" \
-    "$(children_cpu_per_ms "$work/times-before" "$work/times-after" "$submits")" \
+    "$(children_cpu_per_run_ms "$work/times-before" "$work/times-after" "$submits")" \
     "$rpc" "$select_fields" "$cpu_fields" "$(cpu_ms <"$stick" | median)" \
     "$heap" "$rss" \
     "$layout" |

@@ -515,7 +515,7 @@ children_cpu_ms() { # FILE
 
 # The children's CPU (ms) between two `times` outputs, over N: per submission, for the scripts
 # that time N of them.
-children_cpu_per_ms() { # BEFORE_FILE AFTER_FILE N
+children_cpu_per_run_ms() { # BEFORE_FILE AFTER_FILE N
   awk -v a="$(children_cpu_ms "$1")" -v b="$(children_cpu_ms "$2")" -v n="$3" \
     'BEGIN { printf "%.3f\n", (b - a) / n }'
 }
