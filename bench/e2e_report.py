@@ -72,6 +72,12 @@ def over(value, yardstick):
     return value / yardstick if value is not None and yardstick else None
 
 
+def less(total, part):
+    """What is left of a time without one of its parts (a submission without its client's CPU);
+    None when either is unread."""
+    return total - part if total is not None and part is not None else None
+
+
 def read_trace(path):
     events = []
     if not os.path.exists(path):
@@ -402,6 +408,9 @@ def main():
         ("sbatch, time per job (ms)", mf["sbatch_per_job_ms"], bu["sbatch_per_job_ms"], "%.1f"),
         ("sbatch: the clients' own CPU per job, no plugin code (ms)",
          mf["sbatch_client_cpu_ms"], bu["sbatch_client_cpu_ms"], "%.1f"),
+        ("sbatch: time per job less the clients' own CPU (ms)",
+         less(mf["sbatch_per_job_ms"], mf["sbatch_client_cpu_ms"]),
+         less(bu["sbatch_per_job_ms"], bu["sbatch_client_cpu_ms"]), "%.1f"),
         ("sbatch in slurmctld, mean (sdiag RPC, ms)", mf["rpc_submit_ms"], bu["rpc_submit_ms"],
          "%.2f"),
         ("sbatch: waiting for slurmctld's locks, mean (uprobes, ms)",
