@@ -72,12 +72,6 @@ def over(value, yardstick):
     return value / yardstick if value is not None and yardstick else None
 
 
-def less(total, part):
-    """What is left of a time without one of its parts (a submission without its client's CPU);
-    None when either is unread."""
-    return total - part if total is not None and part is not None else None
-
-
 def read_trace(path):
     events = []
     if not os.path.exists(path):
@@ -251,6 +245,8 @@ def most_common_offset(histogram):
 
 
 def diff(a, b):
+    """a less b (a submission's time less its client's CPU, an RSS less its anonymous part);
+    None when either is unread."""
     return a - b if a is not None and b is not None else None
 
 
@@ -409,8 +405,8 @@ def main():
         ("sbatch: the clients' own CPU per job, no plugin code (ms)",
          mf["sbatch_client_cpu_ms"], bu["sbatch_client_cpu_ms"], "%.1f"),
         ("sbatch: time per job less the clients' own CPU (ms)",
-         less(mf["sbatch_per_job_ms"], mf["sbatch_client_cpu_ms"]),
-         less(bu["sbatch_per_job_ms"], bu["sbatch_client_cpu_ms"]), "%.1f"),
+         diff(mf["sbatch_per_job_ms"], mf["sbatch_client_cpu_ms"]),
+         diff(bu["sbatch_per_job_ms"], bu["sbatch_client_cpu_ms"]), "%.1f"),
         ("sbatch in slurmctld, mean (sdiag RPC, ms)", mf["rpc_submit_ms"], bu["rpc_submit_ms"],
          "%.2f"),
         ("sbatch: waiting for slurmctld's locks, mean (uprobes, ms)",

@@ -43,9 +43,9 @@ class WindowYardsticksTest(unittest.TestCase):
         self.assertIsNone(e2e_report.over(90.0, 0.0))
 
     def test_a_time_less_one_of_its_parts(self):
-        self.assertEqual(e2e_report.less(32.5, 27.5), 5.0)
-        self.assertIsNone(e2e_report.less(None, 27.5))
-        self.assertIsNone(e2e_report.less(32.5, None))
+        self.assertEqual(e2e_report.diff(32.5, 27.5), 5.0)
+        self.assertIsNone(e2e_report.diff(None, 27.5))
+        self.assertIsNone(e2e_report.diff(32.5, None))
 
 
 if __name__ == "__main__":
