@@ -65,6 +65,10 @@
 # geometric mean (bench/e2e_runs.py). Each round costs two phases (two restarts of slurmctld and
 # two quiet windows).
 # BENCH_CONF_MULTIFACTOR and BENCH_CONF_BUDGET: a slurm.conf line for that plugin's phase only.
+# BENCH_GLIBC_TUNABLES: slurmctld's GLIBC_TUNABLES in every phase of both plugins (say
+# glibc.malloc.arena_max=2): the RSS line otherwise reads which of two levels glibc's arenas end
+# a phase on (docs/performance-log.md, "Where the two levels of RSS came from"). Each phase
+# reports what slurmctld's environment held (glibc_tunables), and the report names it.
 # BENCH_SUBMIT_AT=15: the timed submissions start that many seconds after slurmctld's start (and
 # after the plugin's first pass), in every phase alike. Before, they started as soon as the
 # nodes responded: 1.7 s after the start when slurm.conf had changed (the other plugin before:
@@ -113,6 +117,7 @@ submitters=${BENCH_SUBMITTERS:-4}
 submit_at=${BENCH_SUBMIT_AT:-15}
 profile=${BENCH_PROFILE:-0} profile_s=${BENCH_PROFILE_S:-70}
 profile_ctld=${BENCH_PROFILE_CTLD:-0} profile_submit=${BENCH_PROFILE_SUBMIT:-0}
+ctld_tunables=${BENCH_GLIBC_TUNABLES:-}
 declare -A conf_line=([multifactor]=${BENCH_CONF_MULTIFACTOR:-} [budget]=${BENCH_CONF_BUDGET:-})
 nice_spread=${BENCH_NICE:-1}
 rounds=${BENCH_ROUNDS:-1}
@@ -349,9 +354,16 @@ phase() { # PLUGIN: multifactor | budget
   local since t0 t1 ids n pid
   since=$(mono_now)
   echo "${plugin}_start=$since" >>"$work/phases.env"
-  cluster_start_ctld
+  if [[ -n "$ctld_tunables" ]]; then
+    GLIBC_TUNABLES=$ctld_tunables cluster_start_ctld
+  else
+    cluster_start_ctld
+  fi
   wait_first_pass "$plugin" "$since" || true
   yardstick_at submit >"$r" # before the sleep, which keeps the submissions at submit_at
+  # What glibc's allocator runs with, as slurmctld's own environment holds it.
+  echo "glibc_tunables=$(tr '\0' '\n' <"/proc/$(_lc_pid slurmctld)/environ" |
+    sed -n 's/^GLIBC_TUNABLES=//p')" >>"$r"
   sleep "$(python3 -c 'import sys, time
 print(f"{max(0.0, float(sys.argv[1]) + float(sys.argv[2]) - time.monotonic()):.3f}")' "$since" "$submit_at")"
   echo "pending=$(pending_count)" >>"$r"

@@ -250,6 +250,20 @@ def diff(a, b):
     return a - b if a is not None and b is not None else None
 
 
+def allocator_note(multifactor, budget):
+    """The report's line on glibc's tunables in slurmctld's environment (None: not read)."""
+    def name(tunables):
+        if tunables is None:
+            return "not read"
+        return "GLIBC_TUNABLES=" + tunables if tunables else "glibc's defaults"
+    if multifactor is None and budget is None:
+        return "slurmctld's allocator: not read (a run from before the phases recorded it)."
+    if multifactor == budget:
+        return "slurmctld's allocator: %s in both phases." % name(multifactor)
+    return ("slurmctld's allocator: %s under multifactor, %s under budget: the RSS and heap "
+            "lines compare allocators as well as plugins." % (name(multifactor), name(budget)))
+
+
 def ms(us):
     return us / 1e3 if us is not None else None
 
@@ -354,6 +368,7 @@ def main():
             r[key + "_mib"] = kib / 1024 if kib is not None else None
         r["sbatch_per_job_ms"] = 1e3 / r["sbatch_per_s"] if r["sbatch_per_s"] else None
         r["heap_in_use_mib"] = number(env.get("heap_in_use_mib"))
+        r["glibc_tunables"] = env.get("glibc_tunables")
         r["yardstick_ms"] = window_yardsticks(env)
         r["yardstick_points_ms"] = yardstick_points(env)
         if plugin == "multifactor":
@@ -513,6 +528,7 @@ def main():
            cell(layouts[1][1], "%.2f"),
            "" if same_layout else
            ": the two layouts differ, so the backfill line compares layouts as well as plugins"))
+    notes.append(allocator_note(mf.get("glibc_tunables"), bu.get("glibc_tunables")))
     if args.smoke:
         notes.append("Smoke run: it checks that every measurement runs; its numbers mean little.")
     with open(os.path.join(args.out, "e2e.md"), "w") as f:

@@ -72,16 +72,28 @@ def at_or_under_one(ratios):
     return "%d of %d" % (sum(r <= 1.0 for r in ratios), len(ratios))
 
 
+def allocator_of(run):
+    """slurmctld's allocator in a run's phases: GLIBC_TUNABLES=... or glibc's defaults (e2e.sh
+    set none before its phases recorded them); two phases that differ read as both."""
+    phases = run.get("plugins", {}).values()
+    seen = sorted({phase.get("glibc_tunables") or "" for phase in phases} or {""})
+    return " / ".join("GLIBC_TUNABLES=" + t if t else "glibc's defaults" for t in seen)
+
+
 def read_runs(paths):
-    runs, metrics = [], []
+    """Each run's rows by metric, the metrics in order of first appearance, and the runs of
+    each slurmctld allocator."""
+    runs, metrics, allocators = [], [], {}
     for path in paths:
         with open(path) as f:
-            rows = {row["metric"]: row for row in json.load(f)["table"]}
+            run = json.load(f)
+        rows = {row["metric"]: row for row in run["table"]}
+        allocators.setdefault(allocator_of(run), []).append(run_label(path))
         for metric in rows:
             if metric not in metrics:
                 metrics.append(metric)
         runs.append((run_label(path), rows))
-    return runs, metrics
+    return runs, metrics, allocators
 
 
 def side_by_side(runs, metrics):
@@ -121,8 +133,13 @@ def main(args):
     paths = args[1:] if summary else args
     if not paths:
         sys.exit(__doc__.strip().splitlines()[0])
-    runs, metrics = read_runs(paths)
+    runs, metrics, allocators = read_runs(paths)
     print("\n".join((pooled if summary else side_by_side)(runs, metrics)))
+    if len(allocators) > 1:
+        # The RSS and heap lines then compare allocators as well as plugins.
+        print("e2e_runs.py: these runs' slurmctld had different allocators: " + "; ".join(
+            "%s in %s" % (allocator, ", ".join(labels))
+            for allocator, labels in allocators.items()), file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -48,5 +48,27 @@ class WindowYardsticksTest(unittest.TestCase):
         self.assertIsNone(e2e_report.diff(32.5, None))
 
 
+class AllocatorNoteTest(unittest.TestCase):
+    def test_the_same_tunables_in_both_phases(self):
+        self.assertEqual(e2e_report.allocator_note("glibc.malloc.arena_max=2",
+                                                   "glibc.malloc.arena_max=2"),
+                         "slurmctld's allocator: GLIBC_TUNABLES=glibc.malloc.arena_max=2 in "
+                         "both phases.")
+
+    def test_no_tunables_reads_as_the_defaults(self):
+        self.assertEqual(e2e_report.allocator_note("", ""),
+                         "slurmctld's allocator: glibc's defaults in both phases.")
+
+    def test_phases_that_differ_are_flagged(self):
+        note = e2e_report.allocator_note("", "glibc.malloc.arena_max=2")
+        self.assertIn("glibc's defaults under multifactor", note)
+        self.assertIn("GLIBC_TUNABLES=glibc.malloc.arena_max=2 under budget", note)
+        self.assertIn("compare allocators as well as plugins", note)
+
+    def test_a_run_that_did_not_read_them(self):
+        self.assertEqual(e2e_report.allocator_note(None, None),
+                         "slurmctld's allocator: not read (a run from before the phases recorded it).")
+
+
 if __name__ == "__main__":
     unittest.main()

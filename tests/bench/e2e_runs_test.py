@@ -78,6 +78,39 @@ class E2eRunsTest(unittest.TestCase):
         self.assertEqual(e2e_runs.t_975(19), 2.093)
         self.assertEqual(e2e_runs.t_975(22), 2.086)
 
+    def write_run(self, name, multifactor_tunables, budget_tunables):
+        path = os.path.join(self.dir.name, name)
+        plugins = {}
+        for plugin, tunables in (("multifactor", multifactor_tunables),
+                                 ("budget", budget_tunables)):
+            if tunables is not None:  # None: a run from before the phases recorded them
+                plugins[plugin] = {"glibc_tunables": tunables}
+        with open(path, "w") as f:
+            json.dump({"table": [row(PASS, 8.0, 4.0)], "plugins": plugins}, f)
+        return path
+
+    def warnings_of(self, paths):
+        err = io.StringIO()
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+            e2e_runs.main(["--summary"] + paths)
+        return err.getvalue()
+
+    def test_runs_on_glibcs_defaults_pool_without_a_warning(self):
+        older = self.write_run("e2e-run8-round1.json", None, None)
+        newer = self.write_run("e2e-run10-round1.json", "", "")
+        self.assertEqual(self.warnings_of(self.paths + [older, newer]), "")
+
+    def test_runs_on_other_allocators_are_named(self):
+        fixed = self.write_run("e2e-run10-round1.json", "glibc.malloc.arena_max=2",
+                               "glibc.malloc.arena_max=2")
+        mixed = self.write_run("e2e-run10-round2.json", "", "glibc.malloc.arena_max=2")
+        warning = self.warnings_of([self.paths[0], fixed, mixed])
+        self.assertIn("different allocators", warning)
+        self.assertIn("glibc's defaults in run9-round1", warning)
+        self.assertIn("GLIBC_TUNABLES=glibc.malloc.arena_max=2 in run10-round1", warning)
+        self.assertIn("glibc's defaults / GLIBC_TUNABLES=glibc.malloc.arena_max=2 in "
+                      "run10-round2", warning)
+
     def test_without_runs_it_exits_with_its_usage(self):
         with self.assertRaises(SystemExit) as stop:
             e2e_runs.main(["--summary"])
