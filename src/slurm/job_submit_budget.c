@@ -42,15 +42,7 @@
 
 #include "budget/budget.h"
 #include "budget_paths.h"
-
-/*
- * Controller globals, bound weakly so that a process other than slurmctld
- * (the plugin loader test) can load the plugin: there they stay NULL and the
- * plugin does nothing.
- */
-extern part_record_t *default_part_loc __attribute__((weak));
-extern void *acct_db_conn __attribute__((weak));
-extern uint16_t accounting_enforce __attribute__((weak));
+#include "controller_globals.h"
 
 const char plugin_name[] = "Job submit BUDGET plugin (GPU-hour project lifecycle)";
 const char plugin_type[] = "job_submit/budget";

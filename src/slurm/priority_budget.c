@@ -6,9 +6,9 @@
  *
  *  It copies Slurm records into the plain structs of include/budget/budget.h,
  *  calls the C++ core through that C ABI, and writes the results back. The
- *  budget arithmetic lives in the core; what stays here is Slurm's own
- *  bookkeeping that priority/multifactor would otherwise do (TRES run
- *  seconds, decayed TRES usage), done the way multifactor does it.
+ *  budget arithmetic lives in the core; Slurm's own bookkeeping that
+ *  priority/multifactor would otherwise do (TRES run seconds, decayed TRES
+ *  usage) is in slurm_usage.c, done the way multifactor does it.
  *
  *  Locking (see docs/design.md and the facts in slurm-22.05-priority-plugin):
  *  - slurmctld locks before assoc_mgr locks, released in reverse order;
@@ -46,23 +46,13 @@
 #include "budget/budget.h"
 #include "assoc_rankings.h"
 #include "budget_paths.h"
+#include "controller_globals.h"
 #include "factors_answer.h"
 #include "hot_path.h"
 #include "job_prefetch.h"
+#include "publish_usage.h"
+#include "slurm_usage.h"
 
-/*
- * Controller globals, bound weakly: inside slurmctld they resolve to the
- * executable's variables; in a client such as sshare (which loads this plugin
- * for priority_p_calc_fs_factor) they stay NULL and the plugin runs in client
- * mode. Defining fallback copies instead would break under -Bsymbolic or
- * hidden visibility (facts §7.5).
- */
-extern List job_list __attribute__((weak));
-extern time_t last_job_update __attribute__((weak));
-extern uint32_t cluster_cpus __attribute__((weak));
-extern int slurmctld_tres_cnt __attribute__((weak));
-extern uint16_t accounting_enforce __attribute__((weak));
-extern void *acct_db_conn __attribute__((weak));
 
 const char plugin_name[] = "Priority BUDGET plugin (GPU-hour project budgets)";
 const char plugin_type[] = "priority/budget";
@@ -266,93 +256,16 @@ static void _set_last_ran(time_t t)
 }
 
 /*
- * Slurm's own usage bookkeeping, as priority/multifactor keeps it, so that
- * GrpTRESMins, GrpTRESRunMins, GrpWall, sshare's GrpTRESRaw and TRESRunMins
- * stay right. Caller holds job write + assoc{W assoc, W qos, R tres}.
- */
-static void _apply_tres_usage(job_record_t *job_ptr, uint64_t *run_delta,
-			      long double *run_decay, double wall_decay,
-			      double billing_decay)
-{
-	slurmdb_assoc_rec_t *assoc = job_ptr->assoc_ptr;
-	slurmdb_qos_rec_t *qos_list[2] = { job_ptr->qos_ptr, NULL };
-	bool limits = accounting_enforce & ACCOUNTING_ENFORCE_LIMITS;
-	int i, q;
-
-	if (job_ptr->part_ptr && (job_ptr->part_ptr->qos_ptr != job_ptr->qos_ptr))
-		qos_list[1] = job_ptr->part_ptr->qos_ptr;
-
-	for (q = 0; q < 2; q++) {
-		slurmdb_qos_rec_t *qos = qos_list[q];
-
-		if (!qos || !qos->usage)
-			continue;
-		qos->usage->grp_used_wall += wall_decay;
-		qos->usage->usage_raw += (long double) billing_decay;
-		if (!limits)
-			continue;
-		for (i = 0; i < slurmctld_tres_cnt; i++) {
-			if (i == TRES_ARRAY_ENERGY)
-				continue;
-			qos->usage->usage_tres_raw[i] += run_decay[i];
-			if (run_delta[i] > qos->usage->grp_used_tres_run_secs[i])
-				qos->usage->grp_used_tres_run_secs[i] = 0;
-			else
-				qos->usage->grp_used_tres_run_secs[i] -=
-					run_delta[i];
-		}
-	}
-
-	for (; assoc; assoc = assoc->usage->parent_assoc_ptr) {
-		assoc->usage->grp_used_wall += wall_decay;
-		if (!limits)
-			continue;
-		for (i = 0; i < slurmctld_tres_cnt; i++) {
-			if (i == TRES_ARRAY_ENERGY)
-				continue;
-			assoc->usage->usage_tres_raw[i] += run_decay[i];
-			if (run_delta[i] >
-			    assoc->usage->grp_used_tres_run_secs[i])
-				assoc->usage->grp_used_tres_run_secs[i] = 0;
-			else
-				assoc->usage->grp_used_tres_run_secs[i] -=
-					run_delta[i];
-		}
-	}
-}
-
-/* Seconds of the job's reserved TRES run time that [start, end) used up:
- * acct_policy reserved tres x time_limit at job begin (multifactor's rule). */
-static uint64_t _tres_time_delta(job_record_t *job_ptr, time_t start,
-				 time_t end, bool at_end)
-{
-	uint64_t limit_ends = (uint64_t) job_ptr->start_time +
-		(uint64_t) job_ptr->time_limit * 60;
-
-	if ((uint64_t) start >= limit_ends)
-		return 0;
-	if (at_end || IS_JOB_FINISHED(job_ptr) || IS_JOB_COMPLETING(job_ptr))
-		return limit_ends - (uint64_t) start;
-	if (end > start)
-		return (uint64_t) (end - start);
-	return 0;
-}
-
-/*
  * Charges a running (or ending) job from max(from, start) to `to`: to the
- * budget ledger, and to Slurm's association usage. Caller holds job write +
- * assoc{W assoc, W qos, R tres}. `decay_per_sec` is Slurm's per-second decay.
+ * budget ledger, and to Slurm's own usage (slurm_usage.h). Caller holds job
+ * write + assoc{W assoc, W qos, R tres}. `decay_per_sec` is Slurm's
+ * per-second decay.
  */
 static void _charge_job(job_record_t *job_ptr, time_t from, time_t to,
 			bool at_end, double decay_per_sec)
 {
-	uint64_t run_delta[slurmctld_tres_cnt];
-	long double run_decay[slurmctld_tres_cnt];
 	time_t start = from, end = to;
-	double delta, wall_decay, billable;
-	uint64_t tres_delta;
 	budget_error err;
-	int i;
 
 	if (job_ptr->end_time_exp == (time_t) NO_VAL)
 		return;	/* already charged to its end */
@@ -360,9 +273,8 @@ static void _charge_job(job_record_t *job_ptr, time_t from, time_t to,
 		start = job_ptr->start_time;
 	if (at_end && job_ptr->end_time && (end > job_ptr->end_time))
 		end = job_ptr->end_time;
-	delta = (end > start) ? difftime(end, start) : 0.0;
 
-	if ((delta > 0) && job_ptr->assoc_ptr && job_ptr->part_ptr &&
+	if ((end > start) && job_ptr->assoc_ptr && job_ptr->part_ptr &&
 	    (IS_JOB_RUNNING(job_ptr) || at_end)) {
 		budget_usage_sample sample = {
 			.account = job_ptr->assoc_ptr->acct,
@@ -376,255 +288,10 @@ static void _charge_job(job_record_t *job_ptr, time_t from, time_t to,
 			error("%s: %pJ usage not recorded: %s", plugin_type,
 			      job_ptr, err.text);
 	}
-
-	wall_decay = delta * pow(decay_per_sec, delta);
-	billable = calc_job_billable_tres(job_ptr, start, true);
-	tres_delta = _tres_time_delta(job_ptr, start, end, at_end);
-	if (job_ptr->qos_ptr && (job_ptr->qos_ptr->usage_factor >= 0)) {
-		wall_decay *= job_ptr->qos_ptr->usage_factor;
-		tres_delta = (uint64_t) ((double) tres_delta *
-					 job_ptr->qos_ptr->usage_factor);
-	}
-	for (i = 0; i < slurmctld_tres_cnt; i++) {
-		uint64_t cnt = job_ptr->tres_alloc_cnt ?
-			job_ptr->tres_alloc_cnt[i] : 0;
-
-		if (cnt == NO_CONSUME_VAL64)
-			cnt = 0;
-		run_delta[i] = tres_delta * cnt;
-		run_decay[i] = (long double) wall_decay * (long double) cnt;
-	}
-	_apply_tres_usage(job_ptr, run_delta, run_decay, wall_decay,
-			  wall_decay * billable);
+	slurm_usage_charge(job_ptr, start, end, at_end, decay_per_sec);
 
 	if (at_end)
 		job_ptr->end_time_exp = (time_t) NO_VAL;
-}
-
-/* Slurm's per-second decay factor for PriorityDecayHalfLife. */
-static double _decay_per_sec(void)
-{
-	if (!slurm_conf.priority_decay_hl)
-		return 1.0;
-	return 1.0 - (0.693 / (double) slurm_conf.priority_decay_hl);
-}
-
-/* Decays Slurm's TRES usage and wall time (assoc and QOS); the budget usage
- * itself is decayed by the core. Caller holds assoc{W assoc, W qos}. */
-static void _decay_slurm_usage(double real_decay)
-{
-	ListIterator itr;
-	slurmdb_assoc_rec_t *assoc;
-	slurmdb_qos_rec_t *qos;
-	uint32_t i;
-
-	if (real_decay >= 1.0)
-		return;
-	itr = list_iterator_create(assoc_mgr_assoc_list);
-	while ((assoc = list_next(itr))) {
-		assoc->usage->grp_used_wall *= real_decay;
-		for (i = 0; i < assoc->usage->tres_cnt; i++)
-			assoc->usage->usage_tres_raw[i] *= real_decay;
-	}
-	list_iterator_destroy(itr);
-
-	itr = list_iterator_create(assoc_mgr_qos_list);
-	while ((qos = list_next(itr))) {
-		if (!qos->usage || (qos->flags & QOS_FLAG_NO_DECAY))
-			continue;
-		qos->usage->usage_raw *= real_decay;
-		qos->usage->grp_used_wall *= real_decay;
-		for (i = 0; i < qos->usage->tres_cnt; i++)
-			qos->usage->usage_tres_raw[i] *= real_decay;
-	}
-	list_iterator_destroy(itr);
-}
-
-/* The budget's row for assoc (budget_engine_association); on an engine
- * error, logged, the row of an account without a budget and false. Takes no
- * lock. */
-static bool _association(const slurmdb_assoc_rec_t *assoc, time_t now,
-			 budget_association *row)
-{
-	budget_error err;
-
-	if (!budget_engine_association(engine, assoc->acct, assoc->user, now,
-				       row, &err))
-		return true;
-	error("%s: account %s: %s", plugin_type, assoc->acct, err.text);
-	memset(row, 0, sizeof(*row));
-	return false;
-}
-
-/* Fills assoc->usage from its row of the budget: what sshare shows. Takes
- * no lock. */
-static void _fill_assoc_usage(slurmdb_assoc_rec_t *assoc,
-			      const budget_association *row)
-{
-	const budget_project_view *view = &row->project;
-
-	assoc->usage->usage_raw = (long double) (assoc->user ?
-		row->user_usage_gpu_seconds : view->usage_gpu_seconds);
-	assoc->usage->usage_efctv = (long double) view->effective_usage;
-	assoc->usage->fs_factor = view->fair_share;
-	assoc->usage->level_fs = (long double) view->level;
-}
-
-/* Fills assoc->usage from the budget: what sshare shows. Takes no lock. */
-static void _set_assoc_from_budget(slurmdb_assoc_rec_t *assoc, time_t now)
-{
-	budget_association row;
-
-	(void) _association(assoc, now, &row);
-	_fill_assoc_usage(assoc, &row);
-}
-
-/* Whether assoc is a project's account row (not a user's): from the ranking
- * the publish step resolved, else the engine's state of this instant. */
-static bool _is_project_account(slurmdb_assoc_rec_t *assoc, time_t now)
-{
-	const budget_project_ranking *known;
-	budget_project_lifecycle lifecycle;
-
-	if (assoc->user || !assoc->acct)
-		return false;
-	if ((known = assoc_rankings_of(assoc)))
-		return known->lifecycle.state != BUDGET_PROJECT_NONE;
-	return !budget_engine_project_state(engine, assoc->acct, now,
-					    &lifecycle, NULL) &&
-		(lifecycle.state != BUDGET_PROJECT_NONE);
-}
-
-/* Rows the publish step asks the engine for in one call (and one lock of
- * its mutex): their answers live on the stack, 80 bytes a row. */
-#define PUBLISH_BATCH 128
-
-/* Writes one row's answer into assoc (answered: the engine gave it, so its
- * ranking is kept for the pass). Takes no lock. */
-static void _publish_row(slurmdb_assoc_rec_t *assoc,
-			 const budget_association *row, bool answered)
-{
-	if (answered)
-		assoc_rankings_keep(assoc, &row->ranking);
-	if (!assoc->user && (row->project.state == BUDGET_PROJECT_NONE)) {
-		assoc->usage->usage_raw = 0;
-		return;
-	}
-	_fill_assoc_usage(assoc, row);
-	if (!assoc->user && (assoc->shares_raw != SLURMDB_FS_USE_PARENT))
-		assoc->shares_raw =
-			(uint32_t) llround(row->project.shares_gpu_hours);
-}
-
-/* Asks the engine for the rows of assocs[0..n-1] in one call
- * (budget_engine_associations) and writes them back; on an engine error,
- * logged, each gets the row of an account without a budget. */
-static void _publish_batch(slurmdb_assoc_rec_t **assocs, size_t n,
-			   time_t now)
-{
-	/* Zeroed only to tell the compiler that no key is read unset. */
-	budget_association_key keys[PUBLISH_BATCH] = { { NULL, NULL } };
-	budget_association rows[PUBLISH_BATCH];
-	budget_error err;
-	bool answered = true;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		keys[i].account = assocs[i]->acct;
-		keys[i].user = assocs[i]->user;
-	}
-	if (budget_engine_associations(engine, keys, n, now, rows, &err)) {
-		error("%s: associations: %s", plugin_type, err.text);
-		memset(rows, 0, n * sizeof(rows[0]));
-		answered = false;
-	}
-	for (i = 0; i < n; i++)
-		_publish_row(assocs[i], &rows[i], answered);
-}
-
-/*
- * Publishes the budget into assoc_mgr: every row's usage and fair-share, a
- * project account's RawShares = its expected GPUh this month, accounts that
- * are not projects = the sum of the projects below them. Caller holds
- * assoc{W assoc}.
- */
-static void _publish_usage(time_t now)
-{
-	ListIterator itr;
-	slurmdb_assoc_rec_t *assoc, *up;
-	slurmdb_assoc_rec_t *root = assoc_mgr_root_assoc;
-	slurmdb_assoc_rec_t *batch[PUBLISH_BATCH];
-	size_t batched = 0;
-	long double total;
-
-	/* Every row's ranking is kept for the ranking walk of this pass; the
-	 * last pass's stop counting even when there is nothing to publish. */
-	assoc_rankings_begin_pass(assoc_mgr_assoc_list ?
-				  (uint32_t) list_count(assoc_mgr_assoc_list) :
-				  0);
-	if (!root || !assoc_mgr_assoc_list)
-		return;
-
-	/* The rows in batches, in assoc_mgr's order: it lists an account's
-	 * users right after it, in name order, so the engine computes each
-	 * project's view once and finds each user one step from the last.
-	 * The loops below read whether a row is a project's from the
-	 * rankings kept here. */
-	itr = list_iterator_create(assoc_mgr_assoc_list);
-	while ((assoc = list_next(itr))) {
-		batch[batched++] = assoc;
-		if (batched == PUBLISH_BATCH) {
-			_publish_batch(batch, batched, now);
-			batched = 0;
-		}
-	}
-	if (batched)
-		_publish_batch(batch, batched, now);
-	list_iterator_reset(itr);
-	while ((assoc = list_next(itr))) {
-		if (!_is_project_account(assoc, now))
-			continue;
-		for (up = assoc->usage->parent_assoc_ptr; up;
-		     up = up->usage->parent_assoc_ptr) {
-			if (!_is_project_account(up, now))
-				up->usage->usage_raw += assoc->usage->usage_raw;
-		}
-	}
-
-	total = root->usage->usage_raw;
-	list_iterator_reset(itr);
-	while ((assoc = list_next(itr))) {
-		assoc->usage->usage_norm = (total > 0) ?
-			assoc->usage->usage_raw / total : 0;
-		if (assoc->usage->usage_norm > 1)
-			assoc->usage->usage_norm = 1;
-		if (!assoc->user && !_is_project_account(assoc, now))
-			assoc->usage->usage_efctv = assoc->usage->usage_norm;
-	}
-	root->usage->usage_efctv = 1.0;
-
-	/* RawShares changed: renormalise every row's NormShares. */
-	list_iterator_reset(itr);
-	while ((assoc = list_next(itr))) {
-		List children = assoc->usage->children_list;
-		ListIterator citr;
-		slurmdb_assoc_rec_t *child;
-		uint32_t level = 0;
-
-		if (!children)
-			continue;
-		citr = list_iterator_create(children);
-		while ((child = list_next(citr)))
-			if (child->shares_raw != SLURMDB_FS_USE_PARENT)
-				level += child->shares_raw;
-		list_iterator_reset(citr);
-		while ((child = list_next(citr))) {
-			child->usage->level_shares = level;
-			assoc_mgr_normalize_assoc_shares(child);
-		}
-		list_iterator_destroy(citr);
-	}
-	list_iterator_destroy(itr);
 }
 
 /* multifactor's TRES share of the partition (or raw with NO_NORMAL_TRES), for
@@ -1139,7 +806,8 @@ static void _calc_pass(time_t now)
 	assoc_mgr_lock_t publish_locks = { .assoc = WRITE_LOCK };
 	assoc_mgr_lock_t rank_locks = { .assoc = READ_LOCK, .qos = READ_LOCK,
 					.tres = READ_LOCK };
-	pass_accrual_t accrual = { .now = now, .decay = _decay_per_sec() };
+	pass_accrual_t accrual = { .now = now,
+				   .decay = slurm_usage_decay_per_sec() };
 	role_memo_t roles = { .generation = 0, .cnt = 0 };
 	pass_ranking_t ranking = { .now = now, .roles = &roles };
 	pass_holds_t holds = { 0, 0 };
@@ -1155,8 +823,8 @@ static void _calc_pass(time_t now)
 	accrual.from = _get_last_ran();
 	if (now > accrual.from) {
 		assoc_mgr_lock(&usage_locks);
-		_decay_slurm_usage(pow(accrual.decay,
-				       difftime(now, accrual.from)));
+		slurm_usage_decay(pow(accrual.decay,
+				      difftime(now, accrual.from)));
 		assoc_mgr_unlock(&usage_locks);
 	}
 	_lap(&phases.decay_usec, &mark);
@@ -1175,7 +843,7 @@ static void _calc_pass(time_t now)
 		error("%s: %s", plugin_type, err.text);
 	_lap(&phases.advance_usec, &mark);
 	assoc_mgr_lock(&publish_locks);
-	_publish_usage(now);
+	publish_usage(engine, now);
 	assoc_mgr_unlock(&publish_locks);
 	_lap(&phases.publish_usec, &mark);
 
@@ -1211,59 +879,13 @@ static void _calc_pass(time_t now)
 		 plugin_type, submitted.on_pass, submitted.by_name);
 }
 
-/*
- * After a restart or a reconfigure, acct_policy has charged every running
- * job its full tres x time_limit in grp_used_tres_run_secs again: remove
- * what was used up to last_ran, as multifactor does. Takes its own locks.
- */
-static void _init_grp_used_tres_run_secs(time_t upto)
-{
-	slurmctld_lock_t job_read_lock =
-		{ NO_LOCK, READ_LOCK, NO_LOCK, NO_LOCK, NO_LOCK };
-	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK, .qos = WRITE_LOCK,
-				   .tres = READ_LOCK };
-	ListIterator itr;
-	job_record_t *job_ptr;
-
-	if (!(accounting_enforce & ACCOUNTING_ENFORCE_LIMITS) || !upto)
-		return;
-	lock_slurmctld(job_read_lock);
-	assoc_mgr_lock(&locks);
-	itr = list_iterator_create(job_list);
-	while ((job_ptr = list_next(itr))) {
-		uint64_t run_delta[slurmctld_tres_cnt];
-		long double no_decay[slurmctld_tres_cnt];
-		double factor = 1.0;
-		int i;
-
-		if ((job_ptr->end_time_exp == (time_t) NO_VAL) ||
-		    !IS_JOB_RUNNING(job_ptr) || !job_ptr->tres_alloc_cnt ||
-		    (job_ptr->start_time > upto))
-			continue;
-		if (job_ptr->qos_ptr && (job_ptr->qos_ptr->usage_factor >= 0))
-			factor = job_ptr->qos_ptr->usage_factor;
-		factor *= difftime(upto, job_ptr->start_time);
-		for (i = 0; i < slurmctld_tres_cnt; i++) {
-			no_decay[i] = 0;
-			run_delta[i] = (job_ptr->tres_alloc_cnt[i] ==
-					NO_CONSUME_VAL64) ? 0 :
-				(uint64_t) ((double) job_ptr->tres_alloc_cnt[i] *
-					    factor);
-		}
-		_apply_tres_usage(job_ptr, run_delta, no_decay, 0.0, 0.0);
-	}
-	list_iterator_destroy(itr);
-	assoc_mgr_unlock(&locks);
-	unlock_slurmctld(job_read_lock);
-}
-
 static void *_calc_thread(void *arg)
 {
 	struct timespec deadline = { 0, 0 };
 
 	(void) arg;
 	(void) prctl(PR_SET_NAME, "budget", NULL, NULL, NULL);
-	_init_grp_used_tres_run_secs(_get_last_ran());
+	slurm_usage_restore_run_secs(job_list, _get_last_ran());
 
 	deadline.tv_sec = time(NULL);
 	slurm_mutex_lock(&plugin_lock);
@@ -1440,7 +1062,7 @@ extern void priority_p_reconfig(bool assoc_clear)
 	xfree(conf_path);
 
 	if (assoc_clear)
-		_init_grp_used_tres_run_secs(_get_last_ran());
+		slurm_usage_restore_run_secs(job_list, _get_last_ran());
 	site_factor_g_reconfig();
 }
 
@@ -1449,7 +1071,7 @@ extern void priority_p_set_assoc_usage(slurmdb_assoc_rec_t *assoc)
 {
 	if (!engine || !assoc || !assoc->usage)
 		return;
-	_set_assoc_from_budget(assoc, time(NULL));
+	publish_assoc_usage(engine, assoc, time(NULL));
 	if (assoc_mgr_root_assoc && assoc_mgr_root_assoc->usage->usage_raw > 0)
 		assoc->usage->usage_norm = assoc->usage->usage_raw /
 			assoc_mgr_root_assoc->usage->usage_raw;
@@ -1639,6 +1261,6 @@ extern void priority_p_job_end(job_record_t *job_ptr)
 		return;
 	assoc_mgr_lock(&locks);
 	_charge_job(job_ptr, _get_last_ran(), time(NULL), true,
-		    _decay_per_sec());
+		    slurm_usage_decay_per_sec());
 	assoc_mgr_unlock(&locks);
 }
