@@ -67,8 +67,9 @@
 # BENCH_CONF_MULTIFACTOR and BENCH_CONF_BUDGET: a slurm.conf line for that plugin's phase only.
 # BENCH_GLIBC_TUNABLES: slurmctld's GLIBC_TUNABLES in every phase of both plugins (say
 # glibc.malloc.arena_max=2): the RSS line otherwise reads which of two levels glibc's arenas end
-# a phase on (docs/performance-log.md, "Where the two levels of RSS came from"). Each phase
-# reports what slurmctld's environment held (glibc_tunables), and the report names it.
+# a phase on (docs/performance-log.md, "Where the two levels of RSS came from"). The job
+# layout is matched under them too. Each phase reports what slurmctld's environment held
+# (glibc_tunables), and the report names it.
 # BENCH_SUBMIT_AT=15: the timed submissions start that many seconds after slurmctld's start (and
 # after the plugin's first pass), in every phase alike. Before, they started as soon as the
 # nodes responded: 1.7 s after the start when slurm.conf had changed (the other plugin before:
@@ -354,11 +355,7 @@ phase() { # PLUGIN: multifactor | budget
   local since t0 t1 ids n pid
   since=$(mono_now)
   echo "${plugin}_start=$since" >>"$work/phases.env"
-  if [[ -n "$ctld_tunables" ]]; then
-    GLIBC_TUNABLES=$ctld_tunables cluster_start_ctld
-  else
-    cluster_start_ctld
-  fi
+  ctld_start
   wait_first_pass "$plugin" "$since" || true
   yardstick_at submit >"$r" # before the sleep, which keeps the submissions at submit_at
   # What glibc's allocator runs with, as slurmctld's own environment holds it.

@@ -212,19 +212,30 @@ match_job_layout() { # [MULTIFACTOR_LINE: the multifactor phases' own slurm.conf
   local want got pad line
   layout_line=JobCompLoc=/tmp/pppppppppppppppp
   ctld_switch_to multifactor "${1:-}"
-  cluster_start_ctld
+  ctld_start
   want=$(job_start_offset "$(_lc_pid slurmctld)")
   [[ -n "$want" ]] || { say "job layout unknown: budget phases append $layout_line"; return 0; }
   for pad in ${BENCH_LAYOUT_PADS:-16 0 4 8 12 20 24 28 32 36 40 44 48 52 56 60}; do
     line=""
     ((pad)) && line=JobCompLoc=/tmp/$(printf "%${pad}s" "" | tr ' ' p)
     ctld_switch_to budget "$line"
-    cluster_start_ctld
+    ctld_start
     got=$(job_start_offset "$(_lc_pid slurmctld)")
     say "job records at offset $got mod 64 under priority/budget with ${line:-no line} (multifactor: $want)"
     [[ "$got" == "$want" ]] && { layout_line=$line; return 0; }
   done
   say "no JobCompLoc length puts the job records at offset $want: budget phases append $layout_line"
+}
+
+# Starts slurmctld, with GLIBC_TUNABLES=$ctld_tunables when the script sets it (bench/e2e.sh's
+# BENCH_GLIBC_TUNABLES): where the job records start depends on the allocator too, so the
+# layout is matched under the allocator the phases run with.
+ctld_start() {
+  if [[ -n "${ctld_tunables:-}" ]]; then
+    GLIBC_TUNABLES=$ctld_tunables cluster_start_ctld
+  else
+    cluster_start_ctld
+  fi
 }
 
 # The slurm.conf line every budget phase of an A/B script appends: BENCH_CONF_BUDGET if it is
