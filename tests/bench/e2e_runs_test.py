@@ -100,6 +100,13 @@ class E2eRunsTest(unittest.TestCase):
         newer = self.write_run("e2e-run10-round1.json", "", "")
         self.assertEqual(self.warnings_of(self.paths + [older, newer]), "")
 
+    def test_two_allocators_are_enough_for_the_warning(self):
+        fixed = self.write_run("e2e-run10-round1.json", "glibc.malloc.arena_max=1",
+                               "glibc.malloc.arena_max=1")
+        warning = self.warnings_of([self.paths[0], fixed])
+        self.assertIn("different allocators", warning)
+        self.assertIn("GLIBC_TUNABLES=glibc.malloc.arena_max=1 in run10-round1", warning)
+
     def test_runs_on_other_allocators_are_named(self):
         fixed = self.write_run("e2e-run10-round1.json", "glibc.malloc.arena_max=2",
                                "glibc.malloc.arena_max=2")
