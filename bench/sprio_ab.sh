@@ -195,11 +195,7 @@ ab_phase() { # LABEL PLUGIN [OPTION...]
   [[ "$dir" == - ]] || plugin_dir=$dir # what ctld_switch_to puts first in PluginDir
   ctld_switch_to "$plugin" "$more" "$debug_priority"
   # Only slurmctld gets the tunables: the clients and the slurmds run as in every other phase.
-  if [[ -n "$tunables" ]]; then
-    GLIBC_TUNABLES=$tunables cluster_start_ctld
-  else
-    cluster_start_ctld
-  fi
+  ctld_tunables=$tunables ctld_start
   sleep "$settle"
 
   # What runs while nobody asks: a plugin's background work takes the CPU the clients need.
