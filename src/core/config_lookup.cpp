@@ -2,12 +2,13 @@
 // parser in config.cpp, which runs only at start and on reconfigure and is
 // built for size (src/core/CMakeLists.txt): these are built for speed.
 #include "budget/config.hpp"
+#include "budget/same_name.hpp"
 
 namespace budget {
 
 const ProjectSpec* BudgetConfig::FindProject(std::string_view account) const {
   for (const ProjectSpec& p : projects) {
-    if (p.account == account) {
+    if (SameName(p.account, account)) {
       return &p;
     }
   }
@@ -16,7 +17,7 @@ const ProjectSpec* BudgetConfig::FindProject(std::string_view account) const {
 
 [[gnu::hot]] const PartitionRate* BudgetConfig::FindPartition(std::string_view name) const {
   for (const PartitionRate& p : partitions) {
-    if (p.name == name) {
+    if (SameName(p.name, name)) {
       return &p;
     }
   }

@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "budget/file_trust.hpp"
+#include "budget/same_name.hpp"
 #include "budget/state_file.hpp"
 #include "budget/text.hpp"
 
@@ -72,7 +73,7 @@ class UserFinder {
       return 0.0;
     }
     const auto& users = project_->users;
-    auto found = next_ != users.end() && next_->first == user ? next_ : users.find(user);
+    auto found = next_ != users.end() && SameName(next_->first, user) ? next_ : users.find(user);
     if (found == users.end()) {
       return 0.0;
     }
@@ -218,7 +219,7 @@ void Engine::InstallConfig(BudgetConfig config) {
     if (project == kEmptySlot) {
       return kNoProject;
     }
-    if (terms_[project].account == account) {
+    if (SameName(terms_[project].account, account)) {
       return project;
     }
   }
@@ -558,7 +559,7 @@ void Engine::Associations(std::span<const AssociationKey> keys, UnixTime now,
   AssociationRow row;         // the project part stays for the keys of one account
   UserFinder users(nullptr);  // the users of row.project's ledger record
   for (std::size_t i = 0; i < keys.size(); ++i) {
-    if (i == 0 || keys[i].account != keys[i - 1].account) {
+    if (i == 0 || !SameName(keys[i].account, keys[i - 1].account)) {
       row = AssociationRow{};
       users = UserFinder(nullptr);
       if (const std::size_t project = FindLocked(keys[i].account); project != kNoProject) {
