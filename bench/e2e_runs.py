@@ -109,15 +109,18 @@ def side_by_side(runs, metrics):
     return lines
 
 
-def pooled(runs, metrics):
-    lines = table_start(["metric", "multifactor, median (range)", "budget, median (range)",
-                         "budget / multifactor, geometric mean", "95 % interval",
+def pooled(runs, metrics, sides=("multifactor", "budget")):
+    """The runs pooled, a row a metric. `sides`: the keys of each row's two values, the ratio
+    being the second over the first (bench/micro_ab.py reads two builds, "before" and "now")."""
+    base, other = sides
+    lines = table_start(["metric", "%s, median (range)" % base, "%s, median (range)" % other,
+                         "%s / %s, geometric mean" % (other, base), "95 % interval",
                          "lowest–highest", "runs ≤ 1.0"])
     for metric in metrics:
         rows = [rows[metric] for _, rows in runs if metric in rows]
         ratios = [row["ratio"] for row in rows if row.get("ratio")]
-        cells = [value_cell([row["multifactor"] for row in rows if row.get("multifactor")]),
-                 value_cell([row["budget"] for row in rows if row.get("budget")])]
+        cells = [value_cell([row[base] for row in rows if row.get(base)]),
+                 value_cell([row[other] for row in rows if row.get(other)])]
         if ratios:
             cells += ["%.2f" % geometric_mean(ratios), interval_cell(ratios),
                       "%.2f–%.2f" % (min(ratios), max(ratios)),

@@ -3,9 +3,9 @@
 
 RUNS.txt is what bench/micro_ab.sh writes, one line a benchmark a run: "build pair name
 cpu_time unit", build "before" or "now". A benchmark's pairs are its runs of one pair number
-under both builds. Prints a Markdown table, one row a benchmark in the order of the file: each
-build's median and range over the pairs, the geometric mean of the ratios now / before with
-its 95 % interval (bench/e2e_runs.py), and how many pairs read now at or under before.
+under both builds. Prints bench/e2e_runs.py's pooled table, one row a benchmark in the order of
+the file: each build's median and range over the pairs, the geometric mean of the ratios now /
+before with its 95 % interval and their range, and how many pairs read now at or under before.
 Standard library only.
 """
 import os
@@ -32,21 +32,18 @@ def read_runs(path):
 
 
 def table(runs):
-    lines = e2e_runs.table_start(
-        ["benchmark", "before", "now", "now / before (95 % interval)", "now at or under before"])
+    """e2e_runs.py's pooled table of the pairs, the ratio now / before, a row a benchmark."""
+    metrics, pairs_as_runs = [], {}
     for (name, unit), pairs in runs.items():
-        both = [p for _, p in sorted(pairs.items()) if "before" in p and "now" in p]
-        if not both:
-            continue
-        ratios = [p["now"] / p["before"] for p in both]
-        interval = e2e_runs.interval_cell(ratios)
-        lines.append("| %s (%s) | %s | %s | %.2f (%s) | %s |" % (
-            name, unit,
-            e2e_runs.value_cell([p["before"] for p in both]),
-            e2e_runs.value_cell([p["now"] for p in both]),
-            e2e_runs.geometric_mean(ratios), interval,
-            e2e_runs.at_or_under_one(ratios)))
-    return lines
+        metric = "%s (%s)" % (name, unit)
+        for pair, times in sorted(pairs.items()):
+            if "before" in times and "now" in times:
+                if metric not in metrics:
+                    metrics.append(metric)
+                pairs_as_runs.setdefault(pair, {})[metric] = {
+                    "metric": metric, "before": times["before"], "now": times["now"],
+                    "ratio": times["now"] / times["before"]}
+    return e2e_runs.pooled(sorted(pairs_as_runs.items()), metrics, sides=("before", "now"))
 
 
 def main(args):

@@ -26,8 +26,8 @@ before 2 BM_B 100 us
 before 3 BM_A 9.0 ms
 """
 
-# A budget_bench that answers as Google Benchmark's JSON: one iteration row a benchmark, the
-# time taken from its build's folder name, and an aggregate row the script must skip.
+# A budget_bench that answers as Google Benchmark's JSON: one iteration row a benchmark, its
+# time the build's own (filled in below), and an aggregate row the script must skip.
 FAKE_BENCH = """\
 #!/bin/sh
 echo "$@" >> "$(dirname "$0")/calls"
@@ -58,11 +58,15 @@ class MicroAbTest(unittest.TestCase):
         rows = micro_ab.table(micro_ab.read_runs(self.write("runs.txt", RUNS)))
         self.assertEqual(len(rows), 4)  # header, rule, two benchmarks
         # BM_A: ratios 0.5 and 0.5 (pair 3 has no "now"): the mean 0.50, an interval of width 0.
-        self.assertEqual(rows[2], "| BM_A (ms) | 3 (2–4) | 1.5 (1–2) | 0.50 (0.50–0.50) | 2 of 2 |")
+        self.assertEqual(rows[0], "| metric | before, median (range) | now, median (range) | "
+                         "now / before, geometric mean | 95 % interval | lowest–highest | "
+                         "runs ≤ 1.0 |")
+        self.assertEqual(rows[2],
+                         "| BM_A (ms) | 3 (2–4) | 1.5 (1–2) | 0.50 | 0.50–0.50 | 0.50–0.50 | 2 of 2 |")
         # BM_B: ratios 1.0 and 1.2, the geometric mean sqrt(1.2).
-        self.assertTrue(rows[3].startswith("| BM_B (us) | 100 (100–100) | 110 (100–120) | 1.10 ("),
+        self.assertTrue(rows[3].startswith("| BM_B (us) | 100 (100–100) | 110 (100–120) | 1.10 | "),
                         rows[3])
-        self.assertTrue(rows[3].endswith(" | 1 of 2 |"), rows[3])
+        self.assertTrue(rows[3].endswith(" | 1.00–1.20 | 1 of 2 |"), rows[3])
 
     def test_a_malformed_line_names_the_file_and_line(self):
         path = self.write("runs.txt", "before 1 BM_A 2.0 ms\nlater 1 BM_A 1.0 ms\n")
@@ -89,7 +93,8 @@ class MicroAbTest(unittest.TestCase):
             "before 1 BM_X 4.0 ms", "now 1 BM_X 3.0 ms",
             "now 2 BM_X 3.0 ms", "before 2 BM_X 4.0 ms",
             "before 3 BM_X 4.0 ms", "now 3 BM_X 3.0 ms"])
-        self.assertIn("| BM_X (ms) | 4 (4–4) | 3 (3–3) | 0.75 (0.75–0.75) | 3 of 3 |", result.stdout)
+        self.assertIn("| BM_X (ms) | 4 (4–4) | 3 (3–3) | 0.75 | 0.75–0.75 | 0.75–0.75 | 3 of 3 |",
+                      result.stdout)
         with open(os.path.join(self.dir.name, "old", "bench", "calls")) as f:
             self.assertEqual(f.read().splitlines()[0],
                              "--benchmark_filter=BM_X --benchmark_repetitions=1 "
