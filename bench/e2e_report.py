@@ -250,18 +250,23 @@ def diff(a, b):
     return a - b if a is not None and b is not None else None
 
 
+def allocator_name(tunables):
+    """slurmctld's allocator as its glibc tunables make it: "" is glibc's defaults, None not
+    read."""
+    if tunables is None:
+        return "not read"
+    return "GLIBC_TUNABLES=" + tunables if tunables else "glibc's defaults"
+
+
 def allocator_note(multifactor, budget):
     """The report's line on glibc's tunables in slurmctld's environment (None: not read)."""
-    def name(tunables):
-        if tunables is None:
-            return "not read"
-        return "GLIBC_TUNABLES=" + tunables if tunables else "glibc's defaults"
     if multifactor is None and budget is None:
         return "slurmctld's allocator: not read (a run from before the phases recorded it)."
     if multifactor == budget:
-        return "slurmctld's allocator: %s in both phases." % name(multifactor)
+        return "slurmctld's allocator: %s in both phases." % allocator_name(multifactor)
     return ("slurmctld's allocator: %s under multifactor, %s under budget: the RSS and heap "
-            "lines compare allocators as well as plugins." % (name(multifactor), name(budget)))
+            "lines compare allocators as well as plugins." %
+            (allocator_name(multifactor), allocator_name(budget)))
 
 
 def ms(us):

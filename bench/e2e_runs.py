@@ -15,6 +15,8 @@ import os
 import statistics
 import sys
 
+import e2e_report
+
 
 def run_label(path):
     name = os.path.basename(path)
@@ -77,7 +79,7 @@ def allocator_of(run):
     set none before its phases recorded them); two phases that differ read as both."""
     phases = run.get("plugins", {}).values()
     seen = sorted({phase.get("glibc_tunables") or "" for phase in phases} or {""})
-    return " / ".join("GLIBC_TUNABLES=" + t if t else "glibc's defaults" for t in seen)
+    return " / ".join(e2e_report.allocator_name(t) for t in seen)
 
 
 def read_runs(paths):
