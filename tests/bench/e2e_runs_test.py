@@ -11,6 +11,8 @@ import unittest
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bench"))
 import e2e_runs  # noqa: E402
 
+import round_files  # noqa: E402
+
 PASS = "priority recalculation pass, median (ms)"
 RSS = "slurmctld RSS after the workload (MiB)"
 
@@ -28,12 +30,8 @@ class E2eRunsTest(unittest.TestCase):
             [row(PASS, 10.0, 2.5), row(RSS, 100.0, 90.0)],
             [row(PASS, 9.0, 9.0)],  # no RSS measured in this round
         ]
-        self.paths = []
-        for number, table in enumerate(rounds, 1):
-            path = os.path.join(self.dir.name, "e2e-run9-round%d.json" % number)
-            with open(path, "w") as f:
-                json.dump({"table": table}, f)
-            self.paths.append(path)
+        self.paths = round_files.write_rounds(self.dir.name,
+                                              [{"table": table} for table in rounds])
 
     def tearDown(self):
         self.dir.cleanup()

@@ -2,7 +2,6 @@
 """Tests of bench/rss_levels.py: slurmctld's RSS split into its level and the reading within."""
 import contextlib
 import io
-import json
 import os
 import sys
 import tempfile
@@ -10,6 +9,8 @@ import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bench"))
 import rss_levels  # noqa: E402
+
+import round_files  # noqa: E402
 
 
 def phase(rss, anon=None):
@@ -31,12 +32,9 @@ class RssLevelsTest(unittest.TestCase):
             (phase(126.0), phase(152.0)),                 # budget higher
             (phase(126.0), {}),                           # budget's RSS not read
         ]
-        self.paths = []
-        for number, (multifactor, budget) in enumerate(rounds, 1):
-            path = os.path.join(self.dir.name, "e2e-run9-round%d.json" % number)
-            with open(path, "w") as f:
-                json.dump({"plugins": {"multifactor": multifactor, "budget": budget}}, f)
-            self.paths.append(path)
+        self.paths = round_files.write_rounds(
+            self.dir.name, [{"plugins": {"multifactor": multifactor, "budget": budget}}
+                            for multifactor, budget in rounds])
 
     def tearDown(self):
         self.dir.cleanup()
