@@ -27,15 +27,15 @@ DEFAULT_LEVEL_GAP_MIB = 10.0
 
 
 def read_rounds(paths):
-    """Each round's (label, multifactor's phase, budget's phase), the phases as e2e.json keeps
-    them. A round without both RSS readings is left out."""
+    """Each round's (multifactor's phase, budget's phase), as e2e.json keeps them. A round
+    without both RSS readings is left out."""
     rounds = []
     for path in paths:
         with open(path) as f:
             plugins = json.load(f).get("plugins", {})
         multifactor, budget = plugins.get("multifactor", {}), plugins.get("budget", {})
         if multifactor.get("rss_mib") and budget.get("rss_mib"):
-            rounds.append((e2e_runs.run_label(path), multifactor, budget))
+            rounds.append((multifactor, budget))
     return rounds
 
 
@@ -60,8 +60,9 @@ def ratio_line(name, ratios):
 
 
 def report(rounds, level_gap):
-    one_level = [(m, b) for _, m, b in rounds if abs(m["rss_mib"] - b["rss_mib"]) < level_gap]
-    apart = [(m, b) for _, m, b in rounds if abs(m["rss_mib"] - b["rss_mib"]) >= level_gap]
+    one_level, apart = [], []
+    for m, b in rounds:
+        (one_level if abs(m["rss_mib"] - b["rss_mib"]) < level_gap else apart).append((m, b))
     multifactor_higher = sum(m["rss_mib"] > b["rss_mib"] for m, b in apart)
     budget_higher = len(apart) - multifactor_higher
     anon = [b["rss_anon_mib"] / m["rss_anon_mib"] for m, b in one_level
