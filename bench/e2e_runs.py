@@ -82,6 +82,15 @@ def allocator_of(run):
     return " / ".join(e2e_report.allocator_name(t) for t in seen)
 
 
+def warn_of_mixed_allocators(script, allocators):
+    """Says on stderr when the runs' slurmctld had more than one allocator (`allocators`: the
+    run labels of each): their RSS and heap lines then compare allocators as well as plugins."""
+    if len(allocators) > 1:
+        print("%s: these runs' slurmctld had different allocators: " % script + "; ".join(
+            "%s in %s" % (allocator, ", ".join(labels))
+            for allocator, labels in allocators.items()), file=sys.stderr)
+
+
 def read_runs(paths):
     """Each run's rows by metric, the metrics in order of first appearance, and the runs of
     each slurmctld allocator."""
@@ -140,11 +149,7 @@ def main(args):
         sys.exit(__doc__.strip().splitlines()[0])
     runs, metrics, allocators = read_runs(paths)
     print("\n".join((pooled if summary else side_by_side)(runs, metrics)))
-    if len(allocators) > 1:
-        # The RSS and heap lines then compare allocators as well as plugins.
-        print("e2e_runs.py: these runs' slurmctld had different allocators: " + "; ".join(
-            "%s in %s" % (allocator, ", ".join(labels))
-            for allocator, labels in allocators.items()), file=sys.stderr)
+    warn_of_mixed_allocators("e2e_runs.py", allocators)
 
 
 if __name__ == "__main__":

@@ -11,7 +11,9 @@ that alone. This script reads the two parts apart:
   anonymous part;
 - the other rounds: in how many multifactor's phase ended higher and in how many budget's, with
   the two-sided sign test's p (a plugin that made its slurmctld end higher would show there).
-Reads each round's e2e.json ("plugins": rss_mib, rss_anon_mib). Standard library only.
+Reads each round's e2e.json ("plugins": rss_mib, rss_anon_mib, glibc_tunables) and, as
+e2e_runs.py does, says on stderr when the rounds' slurmctld had different allocators.
+Standard library only.
 """
 import argparse
 import json
@@ -27,16 +29,19 @@ DEFAULT_LEVEL_GAP_MIB = 10.0
 
 
 def read_rounds(paths):
-    """Each round's (multifactor's phase, budget's phase), as e2e.json keeps them. A round
-    without both RSS readings is left out."""
-    rounds = []
+    """Each round's (multifactor's phase, budget's phase), as e2e.json keeps them, and the
+    rounds of each slurmctld allocator. A round without both RSS readings is left out."""
+    rounds, allocators = [], {}
     for path in paths:
         with open(path) as f:
-            plugins = json.load(f).get("plugins", {})
+            run = json.load(f)
+        plugins = run.get("plugins", {})
         multifactor, budget = plugins.get("multifactor", {}), plugins.get("budget", {})
         if multifactor.get("rss_mib") and budget.get("rss_mib"):
             rounds.append((multifactor, budget))
-    return rounds
+            allocators.setdefault(e2e_runs.allocator_of(run), []).append(
+                e2e_runs.run_label(path))
+    return rounds, allocators
 
 
 def sign_test_p(higher, lower):
@@ -85,12 +90,14 @@ def main(argv):
                         help="phases closer than this (MiB) ended on one level")
     parser.add_argument("runs", nargs="+", help="e2e.json of each round")
     args = parser.parse_args(argv)
-    rounds = read_rounds(args.runs)
+    rounds, allocators = read_rounds(args.runs)
     if not rounds:
         print("rss_levels.py: no round with both RSS readings in %s" % " ".join(args.runs),
               file=sys.stderr)
         return 1
     print("\n".join(report(rounds, args.level_gap)))
+    # Another allocator puts the levels elsewhere (one arena: a single level).
+    e2e_runs.warn_of_mixed_allocators("rss_levels.py", allocators)
     return 0
 
 

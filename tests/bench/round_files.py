@@ -4,7 +4,9 @@ import os
 
 
 def write_rounds(directory, documents):
-    """Writes documents[i] as round i + 1 of run 9 in directory; returns their paths."""
+    """Writes documents[i] as round i + 1 of run 9 in directory, made if need be; returns
+    their paths."""
+    os.makedirs(directory, exist_ok=True)
     paths = []
     for number, document in enumerate(documents, 1):
         path = os.path.join(directory, "e2e-run9-round%d.json" % number)

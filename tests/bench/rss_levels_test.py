@@ -78,6 +78,35 @@ class RssLevelsTest(unittest.TestCase):
         # 19 against 10: 2 * P(X <= 10) for 29 fair throws.
         self.assertAlmostEqual(rss_levels.sign_test_p(19, 10), 0.1360, places=4)
 
+    def warnings_of(self, paths):
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            status, _ = self.run_main(paths)
+        self.assertEqual(status, 0)
+        return err.getvalue()
+
+    def test_rounds_on_one_allocator_pool_without_a_warning(self):
+        self.assertEqual(self.warnings_of(self.paths), "")
+
+    def test_rounds_on_two_allocators_are_named(self):
+        one_arena = {"rss_mib": 125.0, "glibc_tunables": "glibc.malloc.arena_max=1"}
+        other = round_files.write_rounds(
+            os.path.join(self.dir.name, "other"),
+            [{"plugins": {"multifactor": one_arena, "budget": dict(one_arena, rss_mib=124.0)}}])
+        warning = self.warnings_of(self.paths[:1] + other)
+        self.assertIn("rss_levels.py: these runs' slurmctld had different allocators", warning)
+        self.assertIn("glibc's defaults in run9-round1", warning)
+        self.assertIn("GLIBC_TUNABLES=glibc.malloc.arena_max=1 in run9-round1", warning)
+
+    def test_a_round_left_out_names_no_allocator(self):
+        # The sixth round has no budget RSS: its allocator, another, is not pooled either.
+        left_out = round_files.write_rounds(
+            os.path.join(self.dir.name, "other"),
+            [{"plugins": {"multifactor": {"rss_mib": 126.0,
+                                          "glibc_tunables": "glibc.malloc.arena_max=1"},
+                          "budget": {"glibc_tunables": "glibc.malloc.arena_max=1"}}}])
+        self.assertEqual(self.warnings_of(self.paths + left_out), "")
+
     def test_no_round_with_both_readings_is_an_error_naming_the_files(self):
         err = io.StringIO()
         with contextlib.redirect_stderr(err):
