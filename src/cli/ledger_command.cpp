@@ -25,6 +25,7 @@
 #include "budget/ledger.hpp"
 #include "budget/state_file.hpp"
 #include "budget/usage_import.hpp"
+#include "cli_error.hpp"
 #include "commands.hpp"
 #include "instant.hpp"
 #include "run_command.hpp"
@@ -47,11 +48,6 @@ struct LedgerOptions {
   bool json = false;
   bool users = false;
 };
-
-[[noreturn]] void Fail(const std::string& message) {
-  fmt::print(stderr, "sbudget: error: {}\n", message);
-  throw CLI::RuntimeError(kExitFailure);
-}
 
 std::shared_ptr<const BudgetConfig> LoadConfigOrFail(const std::string& path) {
   auto config = LoadBudgetConfig(path);

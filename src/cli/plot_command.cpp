@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "cli_error.hpp"
 #include "commands.hpp"
 #include "plot_svg.hpp"
 #include "view_context.hpp"
@@ -20,11 +21,6 @@ struct PlotOptions {
   std::string account;
   std::string output;
 };
-
-[[noreturn]] void Fail(const std::string& message) {
-  fmt::print(stderr, "sbudget: error: {}\n", message);
-  throw CLI::RuntimeError(kExitFailure);
-}
 
 void RunPlot(const PlotOptions& o) {
   if (o.output != "-" && !o.output.ends_with(".svg")) {

@@ -24,6 +24,7 @@
 #include "budget/replay.hpp"
 #include "budget/replay_trace.hpp"
 #include "budget/usage_import.hpp"
+#include "cli_error.hpp"
 #include "commands.hpp"
 #include "replay_output.hpp"
 #include "replay_svg.hpp"
@@ -63,11 +64,6 @@ struct ReplayCliOptions {
   std::string svg_dir;
   std::string starts;
 };
-
-[[noreturn]] void Fail(const std::string& message) {
-  fmt::print(stderr, "sbudget: error: {}\n", message);
-  throw CLI::RuntimeError(kExitFailure);
-}
 
 // Errors of a file's content (every line FILE:LINE: ...), as check-config prints them.
 [[noreturn]] void FailWithLines(const std::string& lines) {

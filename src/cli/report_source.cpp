@@ -1,4 +1,5 @@
 // Project reports from sacct's job records billed as the plugin bills, or from the ledger file.
+#include "cli_error.hpp"
 #include "report_source.hpp"
 
 #include <fmt/core.h>
@@ -20,11 +21,6 @@
 
 namespace budget::cli {
 namespace {
-
-[[noreturn]] void Fail(const std::string& message) {
-  fmt::print(stderr, "sbudget: error: {}\n", message);
-  throw CLI::RuntimeError(kExitFailure);
-}
 
 std::vector<ProjectTerms> TermsOf(const std::vector<const ProjectSpec*>& projects) {
   std::vector<ProjectTerms> terms;

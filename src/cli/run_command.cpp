@@ -1,4 +1,5 @@
 // Runs a Slurm client command with posix_spawnp and captures its standard output.
+#include "cli_error.hpp"
 #include "run_command.hpp"
 
 #include <fcntl.h>
@@ -18,11 +19,6 @@
 
 namespace budget::cli {
 namespace {
-
-[[noreturn]] void Fail(const std::string& message) {
-  fmt::print(stderr, "sbudget: error: {}\n", message);
-  throw CLI::RuntimeError(kExitFailure);
-}
 
 // NULL-terminated pointers into `strings`, which must outlive them.
 std::vector<char*> Pointers(std::vector<std::string>& strings) {

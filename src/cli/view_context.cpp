@@ -1,4 +1,5 @@
 // The user verbs' shared start: Slurm settings, the caller, budget.conf, and reports they may see.
+#include "cli_error.hpp"
 #include "view_context.hpp"
 
 #include <fmt/core.h>
@@ -12,11 +13,6 @@
 
 namespace budget::cli {
 namespace {
-
-[[noreturn]] void Fail(const std::string& message) {
-  fmt::print(stderr, "sbudget: error: {}\n", message);
-  throw CLI::RuntimeError(kExitFailure);
-}
 
 constexpr std::string_view kOthers = "(others)";
 

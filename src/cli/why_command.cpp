@@ -14,6 +14,7 @@
 
 #include "budget/civil_date.hpp"
 #include "budget/fairshare.hpp"
+#include "cli_error.hpp"
 #include "commands.hpp"
 #include "instant.hpp"
 #include "report_output.hpp"
@@ -31,11 +32,6 @@ struct WhyOptions {
   SourceOptions source;
   std::string job_id;
 };
-
-[[noreturn]] void Fail(const std::string& message) {
-  fmt::print(stderr, "sbudget: error: {}\n", message);
-  throw CLI::RuntimeError(kExitFailure);
-}
 
 std::vector<std::string> Split(std::string_view text, char separator) {
   std::vector<std::string> items;

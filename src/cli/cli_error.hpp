@@ -1,0 +1,12 @@
+// How sbudget's verbs fail: one message on stderr, then the exit status kExitFailure.
+#pragma once
+
+#include <string>
+
+namespace budget::cli {
+
+// Prints `sbudget: error: MESSAGE` on stderr and throws CLI::RuntimeError(kExitFailure), which
+// main() turns into the exit status: the command ran and found a problem.
+[[noreturn]] void Fail(const std::string& message);
+
+}  // namespace budget::cli
