@@ -28,6 +28,7 @@
 #include "cli_error.hpp"
 #include "commands.hpp"
 #include "instant.hpp"
+#include "ledger_file.hpp"
 #include "run_command.hpp"
 
 namespace budget::cli {
@@ -161,14 +162,7 @@ void RunImport(const LedgerOptions& o) {
   const std::vector<UsageImportRow> rows =
       o.from_sacct ? RowsFromSacct(o, *config, zone, now) : RowsFromCsv(o.import_file);
 
-  auto loaded = LoadLedgerFile(o.ledger_path);
-  if (!loaded) {
-    Fail(loaded.error());
-  }
-  for (const auto& warning : loaded.value().warnings) {
-    fmt::print(stderr, "sbudget: {}\n", warning);
-  }
-  Ledger ledger = std::move(loaded.value().ledger);
+  Ledger ledger = ReadLedgerOrFail(o.ledger_path, MissingLedger::kStartEmpty);
   ledger.DecayTo(now, o.half_life_seconds);
 
   // A dry run checks the rows against the ledger too, so that it fails where
@@ -196,14 +190,7 @@ void RunShow(const LedgerOptions& o) {
   const TimeZone zone = TimeZone::Local();
   const UnixTime now = ParseInstant(o.at, zone);
   const auto config = LoadConfigOrFail(o.config_path);
-  auto loaded = LoadLedgerFile(o.ledger_path);
-  if (!loaded) {
-    Fail(loaded.error());
-  }
-  for (const auto& warning : loaded.value().warnings) {
-    fmt::print(stderr, "sbudget: {}\n", warning);
-  }
-  const Ledger& ledger = loaded.value().ledger;
+  const Ledger ledger = ReadLedgerOrFail(o.ledger_path, MissingLedger::kFail);
 
   nlohmann::json out = nlohmann::json::array();
   if (!o.json) {

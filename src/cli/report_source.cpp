@@ -1,5 +1,4 @@
 // Project reports from sacct's job records billed as the plugin bills, or from the ledger file.
-#include "cli_error.hpp"
 #include "report_source.hpp"
 
 #include <fmt/core.h>
@@ -13,10 +12,11 @@
 #include "budget/engine.hpp"
 #include "budget/job_records.hpp"
 #include "budget/ledger.hpp"
-#include "budget/state_file.hpp"
 #include "budget/usage_import.hpp"
+#include "cli_error.hpp"
 #include "commands.hpp"
 #include "instant.hpp"
+#include "ledger_file.hpp"
 #include "run_command.hpp"
 
 namespace budget::cli {
@@ -101,14 +101,7 @@ std::vector<ProjectReport> FromSacct(const ReportQuery& q) {
 }
 
 std::vector<ProjectReport> FromLedger(const ReportQuery& q) {
-  auto loaded = LoadLedgerFile(q.ledger_path);
-  if (!loaded) {
-    Fail(loaded.error());
-  }
-  for (const auto& warning : loaded.value().warnings) {
-    fmt::print(stderr, "sbudget: {}\n", warning);
-  }
-  Ledger ledger = std::move(loaded.value().ledger);
+  Ledger ledger = ReadLedgerOrFail(q.ledger_path, MissingLedger::kFail);
   ledger.CloseMonths(TermsOf(q.projects), q.zone, q.now);
   std::vector<ProjectReport> reports;
   for (const ProjectSpec* p : q.projects) {

@@ -1,5 +1,4 @@
 // Runs a Slurm client command with posix_spawnp and captures its standard output.
-#include "cli_error.hpp"
 #include "run_command.hpp"
 
 #include <fcntl.h>
@@ -15,6 +14,7 @@
 #include <cstring>
 #include <string_view>
 
+#include "cli_error.hpp"
 #include "commands.hpp"
 
 namespace budget::cli {

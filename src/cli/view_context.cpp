@@ -1,5 +1,4 @@
 // The user verbs' shared start: Slurm settings, the caller, budget.conf, and reports they may see.
-#include "cli_error.hpp"
 #include "view_context.hpp"
 
 #include <fmt/core.h>
@@ -8,6 +7,7 @@
 #include <cstdio>
 #include <utility>
 
+#include "cli_error.hpp"
 #include "commands.hpp"
 #include "instant.hpp"
 
