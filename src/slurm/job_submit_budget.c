@@ -149,11 +149,14 @@ static void _refresh(time_t now, char *want_conf)
 		.log = _log_from_core,
 	};
 	if (budget_engine_open(&options, now, &opened, &err)) {
+		/* Without an engine this is init(), which then fails and
+		 * Slurm does not load the plugin: fatal at slurmctld's start
+		 * (src/slurmctld/controller.c). */
 		error("%s: cannot read %s%s%s: %s; %s", plugin_type, conf_path,
 		      ledger_path ? " and " : "",
 		      ledger_path ? ledger_path : "", err.text,
 		      engine ? "keeping the last good budgets" :
-		      "jobs are accepted unchecked");
+		      "refusing to start without budgets");
 		failed_conf = conf;
 		failed_ledger = ledger;
 		failed_once = true;
