@@ -5,6 +5,7 @@
 #   BUDGET_SLURM_PLUGIN_DIR (/usr/lib/<multiarch>/slurm-wlm)  the plugins, Slurm's stock PluginDir
 #   /usr/bin/sbudget
 #   /usr/share/man/man{1,5,8}/*.gz         every docs/*.1, docs/*.5, docs/*.8, gzip -9n
+#   /usr/share/man/man8/job_submit_budget.8.gz  a link to priority_budget.8.gz
 #   /usr/share/doc/slurm-budget/           README.md, docs/*.md and the figures they show (docs/*.svg)
 #   /usr/share/doc/slurm-budget/examples/  docs/examples/budget.conf and slurm.conf.example
 #
@@ -44,6 +45,14 @@ foreach(_page IN LISTS _budget_man_sources)
   install(FILES ${_copy}.gz DESTINATION ${CMAKE_INSTALL_MANDIR}/man${_section})
 endforeach()
 add_custom_target(budget_man_pages ALL DEPENDS ${_budget_man_outputs})
+
+# priority_budget(8) documents job_submit_budget too (its NAME line): a symbolic link makes
+# `man job_submit_budget` find it, as dh_link would. Not a ".so man8/priority_budget.8" stub:
+# `man -l` cannot resolve that outside the man tree, so the page would not render on its own.
+set(_budget_man_link ${CMAKE_BINARY_DIR}/man/man8/job_submit_budget.8.gz)
+file(MAKE_DIRECTORY ${CMAKE_BINARY_DIR}/man/man8)
+file(CREATE_LINK priority_budget.8.gz ${_budget_man_link} SYMBOLIC)
+install(FILES ${_budget_man_link} DESTINATION ${CMAKE_INSTALL_MANDIR}/man8)
 
 # Every man page renders without a groff or man warning (needs man-db).
 find_program(BUDGET_MAN man)
