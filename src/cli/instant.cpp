@@ -4,30 +4,75 @@
 #include <fmt/core.h>
 
 #include <CLI/CLI.hpp>
-#include <cstdio>
+#include <charconv>
 #include <ctime>
-#include <exception>
+#include <optional>
+#include <system_error>
 
 namespace budget::cli {
+
+namespace {
+
+// The value of text[pos..pos+2) when both are digits and it is at most `max`.
+std::optional<int> TwoDigits(std::string_view text, std::size_t pos, int max) {
+  const char tens = text[pos];
+  const char units = text[pos + 1];
+  if (tens < '0' || tens > '9' || units < '0' || units > '9') {
+    return std::nullopt;
+  }
+  const int value = (tens - '0') * 10 + (units - '0');
+  return value <= max ? std::optional<int>(value) : std::nullopt;
+}
+
+// Seconds since midnight of "THH:MM:SS" and nothing after it. sscanf's %d took
+// signs, blanks, hour 25 and minute 61 (so 25:00 became 01:00 of the next day)
+// and ignored what followed the seconds; a time out of range is a typo, not a
+// time on another day.
+std::optional<UnixTime> SecondOfDay(std::string_view text) {
+  if (text.size() != 9 || text[0] != 'T' || text[3] != ':' || text[6] != ':') {
+    return std::nullopt;
+  }
+  const auto hour = TwoDigits(text, 1, 23);
+  const auto minute = TwoDigits(text, 4, 59);
+  const auto second = TwoDigits(text, 7, 59);
+  if (!hour || !minute || !second) {
+    return std::nullopt;
+  }
+  return UnixTime{*hour} * 3600 + UnixTime{*minute} * 60 + *second;
+}
+
+// The whole of "EPOCH" (after the '@') as Unix seconds, with an optional '-'.
+std::optional<UnixTime> Epoch(std::string_view text) {
+  UnixTime value = 0;
+  const char* end = text.data() + text.size();
+  const auto [stop, error] = std::from_chars(text.data(), end, value);
+  if (error != std::errc() || stop != end) {
+    return std::nullopt;
+  }
+  return value;
+}
+
+}  // namespace
 
 UnixTime ParseInstant(const std::string& text, const TimeZone& zone, std::string_view option) {
   if (text.empty()) {
     return static_cast<UnixTime>(std::time(nullptr));
   }
   if (text.front() == '@') {
-    try {
-      return std::stoll(text.substr(1));
-    } catch (const std::exception&) {
+    const auto epoch = Epoch(std::string_view(text).substr(1));
+    if (!epoch) {
       throw CLI::ValidationError(fmt::format("{}: not a Unix time: \"{}\"", option, text));
     }
+    return *epoch;
   }
-  const auto date = ParseCivilDate(text.substr(0, 10));
-  int h = 0, m = 0, s = 0;
-  if (!date || (text.size() > 10 && std::sscanf(text.c_str() + 10, "T%d:%d:%d", &h, &m, &s) != 3)) {
+  const auto date = ParseCivilDate(std::string_view(text).substr(0, 10));
+  const auto second_of_day =
+      text.size() > 10 ? SecondOfDay(std::string_view(text).substr(10)) : UnixTime{0};
+  if (!date || !second_of_day) {
     throw CLI::ValidationError(
         fmt::format("{}: expected YYYY-MM-DD[THH:MM:SS] or @EPOCH, got \"{}\"", option, text));
   }
-  return zone.MidnightOf(*date) + UnixTime{h} * 3600 + UnixTime{m} * 60 + s;
+  return zone.MidnightOf(*date) + *second_of_day;
 }
 
 std::string FormatUtc(UnixTime t) {
