@@ -93,13 +93,13 @@ GpuSeconds PerDay(const Pace& pace) {
 }
 
 std::string RunwayText(const ProjectReport& r) {
-  const std::string pace = fmt::format("the pace of the last {} days", Days(r.pace.window_seconds));
+  const std::string window = Days(r.pace.window_seconds);
   if (!r.runway_seconds) {
-    return fmt::format("no usage charged at {}", pace);
+    return fmt::format("no usage charged in the last {} days", window);
   }
   std::string text =
-      fmt::format("{} days at {} ({} GPUh a day): ", *r.runway_seconds / kSecondsPerDay, pace,
-                  FormatGpuHours(PerDay(r.pace)));
+      fmt::format("{} days at the pace of the last {} days ({} GPUh a day): ",
+                  *r.runway_seconds / kSecondsPerDay, window, FormatGpuHours(PerDay(r.pace)));
   if (r.outlasts_project) {
     return text + fmt::format("lasts past the project's end ({})", FormatCivilDate(r.last_day));
   }
