@@ -32,10 +32,17 @@ std::array<std::string, kColumns.size()> Cells(const MonthRow& row) {
   const auto closed_only = [&row](GpuSeconds s) {
     return row.closed ? FormatGpuHours(s) : std::string("-");
   };
-  return {std::to_string(row.month),    FormatGpuHours(row.accounted_before),
-          FormatGpuHours(row.ideal),    FormatGpuHours(row.expected),
-          FormatGpuHours(row.minimal),  closed_only(row.used),
-          closed_only(row.lost),        closed_only(row.graced),
+  // Ahead of the line (expected <= 0) a month has no minimal (policy.md §3), which is not
+  // a minimal of 0: "-" as in the project view's month table.
+  const std::string minimal = row.has_minimal ? FormatGpuHours(row.minimal) : std::string("-");
+  return {std::to_string(row.month),
+          FormatGpuHours(row.accounted_before),
+          FormatGpuHours(row.ideal),
+          FormatGpuHours(row.expected),
+          minimal,
+          closed_only(row.used),
+          closed_only(row.lost),
+          closed_only(row.graced),
           FormatGpuHours(row.remaining)};
 }
 
@@ -77,7 +84,8 @@ std::string ScheduleJson(const Schedule& schedule) {
                     {"accounted_before", ToGpuHours(row.accounted_before)},
                     {"ideal", ToGpuHours(row.ideal)},
                     {"expected", ToGpuHours(row.expected)},
-                    {"minimal", ToGpuHours(row.minimal)},
+                    {"minimal", row.has_minimal ? nlohmann::ordered_json(ToGpuHours(row.minimal))
+                                                : nlohmann::ordered_json(nullptr)},
                     {"used", closed_only(row.used)},
                     {"lost", closed_only(row.lost)},
                     {"graced", closed_only(row.graced)},
