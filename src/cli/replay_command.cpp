@@ -413,7 +413,7 @@ void AddReplayCommand(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--usage", o->usage,
                   "with --config: the usage before the trace, the CSV of `sbudget ledger import` "
-                  "(account,user,month,partition,gpu_hours)")
+                  "(account,user,month,partition,gpu_hours; partition: budgeted or low)")
       ->type_name("FILE");
   cmd->add_option("--backfill-depth", o->backfill_depth,
                   "pending jobs after a blocked one that EASY backfill tries (bf_max_job_test); 0: "
