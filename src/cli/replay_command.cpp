@@ -399,8 +399,10 @@ void AddReplayCommand(CLI::App& app) {
                   "PriorityCalcPeriod: seconds between priority recomputations")
       ->type_name("S")
       ->capture_default_str();
-  cmd->add_option("--half-life", o->half_life_days, "PriorityDecayHalfLife in days; 0: no decay")
-      ->type_name("D")
+  cmd->add_option("--half-life", o->half_life_days,
+                  "PriorityDecayHalfLife in whole days (not seconds as for `ledger import`); "
+                  "0: no decay")
+      ->type_name("DAYS")
       ->capture_default_str();
   cmd->add_option("--weight-fairshare", o->weight_fairshare, "PriorityWeightFairshare")
       ->type_name("W")
