@@ -64,6 +64,11 @@ class TimeZone {
 
   // The instant of 00:00:00 on `d` in this zone.
   UnixTime MidnightOf(const CivilDate& d) const;
+  // The instant the clocks of this zone show `second_of_day` (0..86'399) on `d`: on the days
+  // summer time begins or ends that is not MidnightOf(d) + second_of_day. A time that occurs
+  // twice or not at all that day is placed as mktime(3) places it with tm_isdst = -1. Local
+  // zones ask mktime at each call (the command line's --at, once a run): nothing remembered.
+  UnixTime InstantOf(const CivilDate& d, int second_of_day) const;
   // The civil date at instant t in this zone.
   CivilDate DateAt(UnixTime t) const;
 

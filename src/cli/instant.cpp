@@ -72,7 +72,8 @@ UnixTime ParseInstant(const std::string& text, const TimeZone& zone, std::string
     throw CLI::ValidationError(
         fmt::format("{}: expected YYYY-MM-DD[THH:MM:SS] or @EPOCH, got \"{}\"", option, text));
   }
-  return zone.MidnightOf(*date) + *second_of_day;
+  // Not MidnightOf + seconds: on the days summer time begins or ends that is an hour off.
+  return zone.InstantOf(*date, static_cast<int>(*second_of_day));
 }
 
 std::string FormatUtc(UnixTime t) {

@@ -171,6 +171,21 @@ UnixTime TimeZone::MidnightOf(const CivilDate& d) const {
   return midnight;
 }
 
+UnixTime TimeZone::InstantOf(const CivilDate& d, int second_of_day) const {
+  if (utc_) {
+    return MidnightOf(d) + second_of_day;
+  }
+  std::tm tm{};
+  tm.tm_year = d.year - 1900;
+  tm.tm_mon = d.month - 1;
+  tm.tm_mday = d.day;
+  tm.tm_hour = second_of_day / 3600;
+  tm.tm_min = second_of_day / 60 % 60;
+  tm.tm_sec = second_of_day % 60;
+  tm.tm_isdst = -1;  // whichever of winter and summer time is in force at that time
+  return static_cast<UnixTime>(std::mktime(&tm));
+}
+
 [[gnu::hot]] CivilDate TimeZone::DateAt(UnixTime t) const {
   if (utc_) {
     return CivilFromDays(FloorDiv(t, kSecondsPerDay));

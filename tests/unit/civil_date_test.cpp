@@ -125,6 +125,24 @@ TEST(TimeZone, LocalMidnightFollowsTheProcessZoneAndDst) {
   EXPECT_EQ(local.DateAt(local.MidnightOf({2026, 4, 1}) - 1), (CivilDate{2026, 3, 31}));
 }
 
+TEST(TimeZone, InstantOfReadsTheClocksOnTheDaysSummerTimeBeginsAndEnds) {
+  const ScopedTz tz("CET-1CEST,M3.5.0,M10.5.0/3");
+  const TimeZone local = TimeZone::Local();
+  const TimeZone utc = TimeZone::Utc();
+  constexpr int kNoon = 12 * 3600;
+  // 29 March 2026: midnight is winter time (UTC+1), noon summer time (UTC+2), so noon is 11
+  // hours after midnight, not 12.
+  EXPECT_EQ(local.InstantOf({2026, 3, 29}, kNoon), utc.MidnightOf({2026, 3, 29}) + kNoon - 7200);
+  EXPECT_EQ(local.InstantOf({2026, 3, 29}, kNoon) - local.MidnightOf({2026, 3, 29}), 11 * 3600);
+  // 25 October 2026: midnight is summer time, noon winter time: 13 hours after midnight.
+  EXPECT_EQ(local.InstantOf({2026, 10, 25}, kNoon), utc.MidnightOf({2026, 10, 25}) + kNoon - 3600);
+  EXPECT_EQ(local.InstantOf({2026, 10, 25}, kNoon) - local.MidnightOf({2026, 10, 25}), 13 * 3600);
+  // Any other day, and midnight itself: MidnightOf plus the seconds.
+  EXPECT_EQ(local.InstantOf({2026, 4, 1}, 3723), local.MidnightOf({2026, 4, 1}) + 3723);
+  EXPECT_EQ(local.InstantOf({2026, 10, 25}, 0), local.MidnightOf({2026, 10, 25}));
+  EXPECT_EQ(utc.InstantOf({2026, 10, 25}, kNoon), utc.MidnightOf({2026, 10, 25}) + kNoon);
+}
+
 // Local() remembers what mktime and localtime_r answered (glibc's mktime
 // checks the zone file at every call): the same answers, from every copy; a
 // zone made after TZ changed sees the new rules.
