@@ -1,28 +1,36 @@
 #!/usr/bin/env bash
-# package_install.sh BUILD_DIR [DEB]: the Debian package, installed, and slurmctld loading the
-# plugins from Slurm's stock PluginDir.
+# package_install.sh BUILD_DIR [DIR | DEB DEB]: the two Debian packages, slurm-budget (the plugins)
+# and slurm-budget-client (sbudget), installed, and slurmctld loading the plugins from Slurm's
+# stock PluginDir.
 #
-# Builds the .deb in BUILD_DIR (`cmake --build BUILD_DIR --target package`) unless DEB is given,
-# installs it with dpkg, then checks:
-#   1. the package: Depends pins the installed slurmctld's exact version; the plugins are in the
-#      directory of Slurm's own plugins and export exactly the loader's symbols; /usr/bin/sbudget
-#      runs and accepts the packaged example budget.conf; man finds every man page, which
-#      renders without warnings;
+# Builds the .debs in BUILD_DIR (`cmake --build BUILD_DIR --target package`) unless they are
+# given: as a directory holding both, or as the two files. Checks:
+#   0. the .debs (dpkg-deb -f/-c): exactly the two packages (no slurm-budget-Unspecified: every
+#      install() names its component), at one version with the release "1+slurm<slurmctld's
+#      version>", in files named <package>_<version>_<arch>.deb; slurm-budget-client Depends on
+#      no Slurm package (so a login node can install it without slurmctld) and Recommends
+#      slurm-client; slurm-budget Depends on the installed slurmctld's and on the client's exact
+#      versions; sbudget is in the client only, the plugins in slurm-budget only;
+#   1. the packages installed, the client first and alone: the same Depends; dpkg says who owns
+#      sbudget and the plugins; the plugins are in the directory of Slurm's own plugins and export
+#      exactly the loader's symbols; /usr/bin/sbudget runs and accepts the packaged example
+#      budget.conf; man finds every man page, which renders without warnings;
 #   2. a cluster (munge, MariaDB, slurmdbd, slurmctld, 4 slurmd) with PriorityType=priority/budget,
 #      JobSubmitPlugins=budget and PluginDir = the stock directory alone: slurmctld's log says it
 #      loaded both plugins from there, stamped with its own version, and they are in its memory
 #      map; after `/usr/bin/sbudget ledger import`, sprio's FAIRSHARE puts the project behind its
 #      line in the behind band and the one ahead in the ahead band, sshare's RawShares is the
 #      expected GPUh of the month, and job_submit/budget refuses an account without a budget;
-#   3. `dpkg --purge slurm-budget` removes every file it installed.
-# Stops every daemon it started and removes the package, also on failure, so the machine is left
+#   3. `dpkg --purge slurm-budget slurm-budget-client` removes every file they installed.
+# Stops every daemon it started and removes the packages, also on failure, so the machine is left
 # as it was. Needs root and the cluster lock: run-all.sh takes it; alone, run
 #   flock /tmp/budget-cluster.lock tests/integration/package_install.sh build/ci
 # Exits 0 when every check passes.
 set -euo pipefail
 
-build=$(cd "${1:?usage: package_install.sh BUILD_DIR [DEB]}" && pwd)
-deb=${2:-}
+build=$(cd "${1:?usage: package_install.sh BUILD_DIR [DIR | DEB DEB]}" && pwd)
+shift
+given=("$@")
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 # shellcheck source=SCRIPTDIR/lib/cluster.sh
@@ -34,7 +42,11 @@ source "$here/lib/budget_fixture.sh"
 # shellcheck source=SCRIPTDIR/lib/checks.sh
 source "$here/lib/checks.sh"
 
-package=slurm-budget
+plugins_pkg=slurm-budget
+client_pkg=slurm-budget-client
+packages=("$plugins_pkg" "$client_pkg")
+doc=/usr/share/doc/$plugins_pkg
+client_doc=/usr/share/doc/$client_pkg
 sbudget=/usr/bin/sbudget
 lc=${BUDGET_LC:-/tmp/budget-lc}
 ledger=$lc/spool/ctld/budget_ledger
@@ -47,10 +59,18 @@ die() {
   exit 1
 }
 ((EUID == 0)) || die "needs root (dpkg -i)"
-if status=$(dpkg-query -W -f='${db:Status-Abbrev}' "$package" 2>/dev/null) &&
-  [[ "$status" != un* && -n "$status" ]]; then
-  die "$package is already on this machine (dpkg status '$status'); this test would remove it"
-fi
+((${#given[@]} <= 2)) || die "usage: package_install.sh BUILD_DIR [DIR | DEB DEB]"
+# dpkg's status of a package, empty when dpkg does not know it (or only its name).
+dpkg_status() {
+  local status
+  status=$(dpkg-query -W -f='${db:Status-Abbrev}' "$1" 2>/dev/null) || true
+  [[ "$status" == un* ]] || echo "$status"
+}
+for p in "${packages[@]}"; do
+  status=$(dpkg_status "$p")
+  [[ -z "$status" ]] ||
+    die "$p is already on this machine (dpkg status '$status'); this test would remove it"
+done
 stock=$(dpkg -L slurm-wlm-basic-plugins 2>/dev/null | grep -m1 '/libslurmfull\.so$' || true)
 [[ -n "$stock" ]] || die "Slurm's plugins are not installed (run scripts/install-deps.sh)"
 stock=${stock%/*}
@@ -62,6 +82,9 @@ upstream=${slurmctld_version#*:}
 upstream=${upstream%-*}
 IFS=. read -r major minor micro <<<"$upstream"
 slurm_number=$(printf '0x%x' $(((major << 16) + (minor << 8) + micro)))
+# Packaging.cmake's release suffix: 1:22.05.8-4+deb12u3 -> +slurm22.05.8.4+deb12u3.
+slurm_tag=${slurmctld_version#*:}
+slurm_tag=${slurm_tag//-/.}
 
 work=$(mktemp -d /tmp/budget-package.XXXXXX)
 chmod 755 "$work"
@@ -69,7 +92,8 @@ installed=0
 cleanup() {
   cluster_stop
   if ((installed)); then
-    dpkg --purge "$package" >/dev/null || echo "package_install.sh: dpkg --purge $package failed" >&2
+    dpkg --purge "${packages[@]}" >/dev/null ||
+      echo "package_install.sh: dpkg --purge ${packages[*]} failed" >&2
   fi
   rm -rf "$work"
 }
@@ -77,36 +101,114 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-section "build: the .deb"
-if [[ -z "$deb" ]]; then
-  rm -f "$build"/"$package"_*.deb
+section "build: the .debs"
+if ((${#given[@]} == 0)); then
+  rm -f "$build"/"$plugins_pkg"*.deb
   if ! cmake --build "$build" -j2 --target package >"$work/package.log" 2>&1; then
     tail -n 30 "$work/package.log" >&2
     die "cmake --build $build --target package failed (configure with -DBUDGET_BUILD_PLUGIN=ON)"
   fi
-  deb=$(find "$build" -maxdepth 1 -name "${package}_*.deb" -print -quit)
-  [[ -n "$deb" ]] || die "cpack wrote no ${package}_*.deb into $build"
+  given=("$build")
 fi
-[[ -f "$deb" ]] || die "no such package: $deb"
-echo "$deb"
-dpkg-deb -c "$deb" | awk '{ print $1, $3, $6 }'
-
-section "1. the package, installed"
-installed=1
-dpkg -i "$deb"
-depends=$(dpkg-query -W -f='${Depends}' "$package")
-echo "Depends: $depends"
-check "Depends pins the installed slurmctld exactly: slurmctld (= $slurmctld_version)" \
-  grep -qF -- "slurmctld (= $slurmctld_version)" <<<"$depends"
-files=$(dpkg -L "$package")
-want=("$stock/priority_budget.so" "$stock/job_submit_budget.so" /usr/bin/sbudget
-  /usr/share/man/man5/budget.conf.5.gz /usr/share/man/man8/priority_budget.8.gz
-  /usr/share/man/man1/sbudget.1.gz "/usr/share/doc/$package/user-guide.md"
-  "/usr/share/doc/$package/user-guide-plot.svg"
-  "/usr/share/doc/$package/examples/budget.conf" "/usr/share/doc/$package/examples/slurm.conf.example")
-for f in "${want[@]}"; do
-  check "installs $f" grep -qx "$f" <<<"$files"
+if ((${#given[@]} == 1)); then
+  [[ -d "${given[0]}" ]] || die "not a directory: ${given[0]} (give a directory or both .debs)"
+  mapfile -t debs < <(find "${given[0]}" -maxdepth 1 -name "${plugins_pkg}*.deb" | sort)
+else
+  debs=("${given[@]}")
+fi
+# The .deb of each package, by the name in its control file.
+declare -A deb_of
+for f in "${debs[@]}"; do
+  [[ -f "$f" ]] || die "no such package file: $f"
+  name=$(dpkg-deb -f "$f" Package) || die "$f is not a Debian package"
+  [[ -z "${deb_of[$name]:-}" ]] || die "two .debs of $name: ${deb_of[$name]} and $f"
+  deb_of[$name]=$f
 done
+echo "${debs[@]}"
+for p in "${packages[@]}"; do
+  [[ -n "${deb_of[$p]:-}" ]] || die "no .deb of $p among: ${debs[*]:-(none)}"
+done
+plugins_deb=${deb_of[$plugins_pkg]}
+client_deb=${deb_of[$client_pkg]}
+
+section "0. the .debs"
+# TEXT (the last argument) has no match of the extended regex PATTERN (grep options before it).
+lacks() { ! grep -qE "${@:1:$#-1}" <<<"${!#}"; }
+# TEXT (the first argument) lists every package that follows, as a whole word.
+names_all() {
+  local text=$1 name
+  shift
+  for name in "$@"; do
+    grep -qE "(^|[ ,])${name//+/\\+}([ ,]|$)" <<<"$text" || return 1
+  done
+}
+quiet() { "$@" >/dev/null; }
+check "exactly two packages, $plugins_pkg and $client_pkg (got: ${!deb_of[*]})" \
+  test "${#deb_of[@]}" = 2
+version=$(dpkg-deb -f "$client_deb" Version)
+arch=$(dpkg --print-architecture)
+for p in "${packages[@]}"; do
+  f=${deb_of[$p]}
+  dpkg-deb -f "$f" Package Version Architecture Depends Recommends Enhances Replaces
+  dpkg-deb -c "$f" | awk '{ print $1, $3, $6 }'
+  check "$p: version $version, the client's" test "$(dpkg-deb -f "$f" Version)" = "$version"
+  check "$p: the file is named ${p}_${version}_$arch.deb" \
+    test "${f##*/}" = "${p}_${version}_$arch.deb"
+done
+check "the release is 1+slurm$slurm_tag" test "${version#*-}" = "1+slurm$slurm_tag"
+client_depends=$(dpkg-deb -f "$client_deb" Depends Pre-Depends)
+plugins_depends=$(dpkg-deb -f "$plugins_deb" Depends)
+check "$client_pkg Depends on no Slurm package (no slurmctld): a login node can install it" \
+  lacks -i slurm "$client_depends"
+check "$client_pkg Depends on sbudget's libraries (libc6, libstdc++6, libfmt9, zlib1g)" \
+  names_all "$client_depends" libc6 libstdc++6 libfmt9 zlib1g
+check "$client_pkg Recommends slurm-client (sacct, sacctmgr, scontrol, sprio, squeue)" \
+  test "$(dpkg-deb -f "$client_deb" Recommends)" = slurm-client
+check "$plugins_pkg Depends pins slurmctld (= $slurmctld_version)" \
+  grep -qF -- "slurmctld (= $slurmctld_version)" <<<"$plugins_depends"
+check "$plugins_pkg Depends pins $client_pkg (= $version)" \
+  grep -qF -- "$client_pkg (= $version)" <<<"$plugins_depends"
+# Paths in a .deb, as absolute paths (dpkg-deb -c prints ./usr/...).
+contents() { dpkg-deb -c "$1" | awk '{ print substr($6, 2) }'; }
+client_files=$(contents "$client_deb")
+plugins_files=$(contents "$plugins_deb")
+check "$sbudget is in $client_pkg" grep -qx "$sbudget" <<<"$client_files"
+check "$sbudget is not in $plugins_pkg" lacks '/sbudget$' "$plugins_files"
+check "the plugins are in $plugins_pkg" \
+  test "$(grep -c '_budget\.so$' <<<"$plugins_files")" = 2
+check "no plugin is in $client_pkg" lacks '\.so$' "$client_files"
+
+section "1. the packages, installed (the client first, alone)"
+installed=1
+dpkg -i "$client_deb"
+check "$client_pkg installs alone: dpkg status ii" test "$(dpkg_status "$client_pkg")" = ii
+check "sbudget runs without $plugins_pkg" \
+  quiet "$sbudget" simulate --credit 6000 --months 6
+dpkg -i "$plugins_deb"
+check "$plugins_pkg installed: dpkg status ii" test "$(dpkg_status "$plugins_pkg")" = ii
+depends=$(dpkg-query -W -f='${Depends}' "$plugins_pkg")
+echo "$plugins_pkg Depends: $depends"
+check "$plugins_pkg Depends pins the installed slurmctld exactly: slurmctld (= $slurmctld_version)" \
+  grep -qF -- "slurmctld (= $slurmctld_version)" <<<"$depends"
+check "$plugins_pkg Depends pins the installed client exactly: $client_pkg (= $version)" \
+  grep -qF -- "$client_pkg (= $(dpkg-query -W -f='${Version}' "$client_pkg"))" <<<"$depends"
+depends=$(dpkg-query -W -f='${Depends}' "$client_pkg")
+echo "$client_pkg Depends: $depends"
+check "$client_pkg Depends names no slurmctld" lacks slurmctld "$depends"
+client_want=("$sbudget" /usr/share/man/man1/sbudget.1.gz /usr/share/man/man5/budget.conf.5.gz
+  "$client_doc/user-guide.md" "$client_doc/user-guide-plot.svg")
+plugins_want=("$stock/priority_budget.so" "$stock/job_submit_budget.so"
+  /usr/share/man/man8/priority_budget.8.gz "$doc/README.md" "$doc/admin-guide.md"
+  "$doc/examples/budget.conf" "$doc/examples/slurm.conf.example")
+owner() { dpkg -S "$1" 2>/dev/null | sed 's/: .*//'; }
+for f in "${client_want[@]}"; do
+  check "$f belongs to $client_pkg" test "$(owner "$f")" = "$client_pkg"
+done
+for f in "${plugins_want[@]}"; do
+  check "$f belongs to $plugins_pkg" test "$(owner "$f")" = "$plugins_pkg"
+done
+# Every file of both packages, for the purge check (directories such as /usr/bin are shared).
+dpkg -L "${packages[@]}" | sort -u >"$work/installed"
 check "priority_budget.so exports exactly the priority loader's symbols" \
   "$repo/tests/plugin/check_exports.sh" "$stock/priority_budget.so"
 check "job_submit_budget.so exports exactly the job_submit loader's symbols" \
@@ -114,7 +216,7 @@ check "job_submit_budget.so exports exactly the job_submit loader's symbols" \
 check "every library of sbudget is found" \
   bash -c "! ldd $sbudget | grep -q 'not found'"
 check "sbudget accepts the packaged example budget.conf" \
-  "$sbudget" check-config "/usr/share/doc/$package/examples/budget.conf"
+  "$sbudget" check-config "$doc/examples/budget.conf"
 man_clean() {
   local out
   out=$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l "$1" 2>&1 >/dev/null)
@@ -131,7 +233,7 @@ if command -v man >/dev/null; then
     check "man -w finds ${name%.*}(${name##*.}) at $page" \
       test "$(man -w "${name##*.}" "${name%.*}" 2>/dev/null)" = "$(readlink -f "$page")"
     check "${name%.*}(${name##*.}) renders without warnings" man_clean "$page"
-  done < <(grep '^/usr/share/man/man./.*\.gz$' <<<"$files")
+  done < <(grep '^/usr/share/man/man./.*\.gz$' "$work/installed")
 else
   echo "skip the man checks: man is not installed (apt-get install man-db)"
 fi
@@ -207,13 +309,18 @@ scancel "$blocker" "$behind" "$ahead"
 
 section "3. dpkg --purge leaves nothing behind"
 cluster_stop
-dpkg --purge "$package"
+dpkg --purge "${packages[@]}"
 installed=0
-check "dpkg no longer knows $package" \
-  bash -c "! dpkg-query -W -f='\${db:Status-Abbrev}' $package 2>/dev/null | grep -q '^[^u]'"
+for p in "${packages[@]}"; do
+  check "dpkg no longer knows $p" test -z "$(dpkg_status "$p")"
+done
+# What is left: any file of theirs, and their own directories.
 left=()
-for f in "${want[@]}"; do
-  [[ ! -e "$f" ]] || left+=("$f")
+while read -r f; do
+  if [[ -L "$f" || (-e "$f" && ! -d "$f") ]]; then left+=("$f"); fi
+done <"$work/installed"
+for d in "$doc" "$client_doc"; do
+  [[ ! -e "$d" ]] || left+=("$d")
 done
 check "every installed file is gone${left[*]:+ (left: ${left[*]})}" test "${#left[@]}" = 0
 
