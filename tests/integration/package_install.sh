@@ -60,10 +60,11 @@ die() {
 }
 ((EUID == 0)) || die "needs root (dpkg -i)"
 ((${#given[@]} <= 2)) || die "usage: package_install.sh BUILD_DIR [DIR | DEB DEB]"
-# dpkg's status of a package, empty when dpkg does not know it (or only its name).
+# dpkg's status of a package ("ii"), empty when dpkg does not know it (or only its name).
 dpkg_status() {
   local status
   status=$(dpkg-query -W -f='${db:Status-Abbrev}' "$1" 2>/dev/null) || true
+  status=${status// /} # the abbreviation is padded to three columns
   [[ "$status" == un* ]] || echo "$status"
 }
 for p in "${packages[@]}"; do
