@@ -83,4 +83,15 @@ std::string FormatUtc(UnixTime t) {
                      second_of_day / 60 % 60, second_of_day % 60);
 }
 
+std::string FormatLocal(UnixTime t) {
+  const auto seconds = static_cast<std::time_t>(t);
+  std::tm local{};
+  char text[64];
+  if (localtime_r(&seconds, &local) == nullptr ||
+      std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%S %Z", &local) == 0) {
+    return fmt::format("@{}", t);
+  }
+  return text;
+}
+
 }  // namespace budget::cli

@@ -20,4 +20,9 @@ UnixTime ParseInstant(const std::string& text, const TimeZone& zone,
 // "YYYY-MM-DDTHH:MM:SS" in UTC: how sacct reads -S/-E and prints times under TZ=UTC.
 std::string FormatUtc(UnixTime t);
 
+// "YYYY-MM-DDTHH:MM:SS ZONE" in the process's local time zone (TZ), ZONE its abbreviation at
+// t: "2026-05-10T14:00:00 CEST". Without ZONE it reads back as --at (but for the hour that
+// repeats when the clocks go back, which "@EPOCH" tells apart); "@EPOCH" if t is out of range.
+std::string FormatLocal(UnixTime t);
+
 }  // namespace budget::cli

@@ -152,7 +152,12 @@ void PrintUsageCsv(const std::vector<UsageImportRow>& rows) {
 }
 
 void RunImport(const LedgerOptions& o) {
-  if (o.from_sacct == !o.import_file.empty()) {
+  // Checked here rather than with CLI11's excludes(), whose message names the positional by its
+  // internal name ("file excludes --from-sacct").
+  if (o.from_sacct && !o.import_file.empty()) {
+    throw CLI::ValidationError("import: give a usage CSV file or --from-sacct, not both");
+  }
+  if (!o.from_sacct && o.import_file.empty()) {
     throw CLI::ValidationError("import: give either a usage CSV file or --from-sacct");
   }
   const TimeZone zone = TimeZone::Local();
@@ -180,8 +185,9 @@ void RunImport(const LedgerOptions& o) {
   if (auto saved = SaveLedgerFile(o.ledger_path, ledger, now); !saved) {
     Fail(saved.error());
   }
-  fmt::print("imported {} rows into {} (usage accounted up to {})\n", rows.size(), o.ledger_path,
-             now);
+  // The time in local time as the admin gave it, and as @EPOCH as slurmctld's log shows it.
+  fmt::print("imported {} rows into {} (usage accounted up to {}, @{})\n", rows.size(),
+             o.ledger_path, FormatLocal(now), now);
 }
 
 const char* StateName(ProjectState s) { return ToString(s); }
@@ -256,18 +262,20 @@ void AddLedgerCommand(CLI::App& app) {
       "import",
       "Add past usage (CSV: account,user,month,partition,gpu_hours, or slurmdbd's job "
       "records with --from-sacct) to a ledger; run it while slurmctld is stopped");
-  import_command->add_option("--config", options->config_path, "budget.conf");
-  import_command->add_option("--ledger", options->ledger_path,
-                             "the ledger file (StateSaveLocation/budget_ledger)");
+  import_command->add_option("--config", options->config_path, "budget.conf")
+      ->capture_default_str();
+  import_command
+      ->add_option("--ledger", options->ledger_path,
+                   "the ledger file (StateSaveLocation/budget_ledger)")
+      ->capture_default_str();
   import_command->add_option("--at", options->at,
                              "the time the usage is accounted up to (default: now)");
   import_command->add_option("--half-life", options->half_life_seconds,
                              "PriorityDecayHalfLife in seconds, for fair-share usage");
-  CLI::Option* file = import_command->add_option("file", options->import_file, "usage CSV");
+  import_command->add_option("file", options->import_file, "usage CSV");
   CLI::Option* from_sacct = import_command->add_flag(
       "--from-sacct", options->from_sacct,
       "bill slurmdbd's job records (sacct on PATH) as the plugin does, instead of a CSV");
-  from_sacct->excludes(file);
   import_command
       ->add_option("--since", options->since,
                    "with --from-sacct: usage from this time on (YYYY-MM-DD[THH:MM:SS] or @EPOCH; "
@@ -283,8 +291,9 @@ void AddLedgerCommand(CLI::App& app) {
   import_command->callback([options] { RunImport(*options); });
 
   CLI::App* show_command = ledger->add_subcommand("show", "Every project's state from a ledger");
-  show_command->add_option("--config", options->config_path, "budget.conf");
-  show_command->add_option("--ledger", options->ledger_path, "the ledger file");
+  show_command->add_option("--config", options->config_path, "budget.conf")->capture_default_str();
+  show_command->add_option("--ledger", options->ledger_path, "the ledger file")
+      ->capture_default_str();
   show_command->add_option("--at", options->at, "the time to evaluate at (default: now)");
   show_command->add_flag("--json", options->json, "JSON array, one object per project");
   show_command->add_flag("--users", options->users, "per-user totals");
