@@ -29,6 +29,7 @@
 #include "commands.hpp"
 #include "instant.hpp"
 #include "ledger_file.hpp"
+#include "ledger_owner.hpp"
 #include "run_command.hpp"
 
 namespace budget::cli {
@@ -185,9 +186,18 @@ void RunImport(const LedgerOptions& o) {
   if (auto saved = SaveLedgerFile(o.ledger_path, ledger, now); !saved) {
     Fail(saved.error());
   }
+  // Run as root, the files are root's, and slurmctld (SlurmUser) could not read them. Changing
+  // the owner before the rename would leave no instant with a root-owned ledger in place, but
+  // SaveLedgerFile, which the plugin shares, does the rename. After it is safe as well: the
+  // import runs while slurmctld is stopped, so nothing reads the ledger in between.
+  const Result<std::string> given = GiveLedgerToDirectoryOwner(o.ledger_path);
+  if (!given) {
+    Fail(fmt::format("{} written, but {}", o.ledger_path, given.error()));
+  }
   // The time in local time as the admin gave it, and as @EPOCH as slurmctld's log shows it.
-  fmt::print("imported {} rows into {} (usage accounted up to {}, @{})\n", rows.size(),
-             o.ledger_path, FormatLocal(now), now);
+  fmt::print("imported {} rows into {} (usage accounted up to {}, @{}){}\n", rows.size(),
+             o.ledger_path, FormatLocal(now), now,
+             given.value().empty() ? "" : "; " + given.value());
 }
 
 const char* StateName(ProjectState s) { return ToString(s); }
