@@ -1,4 +1,4 @@
-// sbudget check-config: validates a budget.conf and summarises what it declares.
+// sbudget check-config: validates a budget.conf (content, owner and mode) and summarises it.
 #include <fmt/core.h>
 
 #include <algorithm>
@@ -12,8 +12,11 @@
 #include "budget/billing.hpp"
 #include "budget/civil_date.hpp"
 #include "budget/config.hpp"
+#include "budget/file_trust.hpp"
+#include "budget/result.hpp"
 #include "budget/schedule.hpp"
 #include "budget/units.hpp"
+#include "cli_error.hpp"
 #include "commands.hpp"
 
 namespace budget::cli {
@@ -105,19 +108,40 @@ std::string Summary(const BudgetConfig& config) {
   return out;
 }
 
+// LoadBudgetConfig's read failure is one line, `cannot read PATH: reason` (config.hpp); its
+// other errors are about the content.
+bool IsReadFailure(const std::string& error, const std::string& path) {
+  return error.starts_with("cannot read " + path + ": ") && error.find('\n') == std::string::npos;
+}
+
 }  // namespace
 
 void AddCheckConfigCommand(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "check-config",
-      "Validate a budget.conf: print every error (FILE:LINE: Field: message) and exit 1, or "
-      "print a summary of its partitions and projects and exit 0");
+      "Validate a budget.conf, and its owner and mode as slurmctld checks them: print every "
+      "error (FILE:LINE: Field: message) and exit 1, or print a summary of its partitions and "
+      "projects and exit 0");
   auto path = std::make_shared<std::string>(kDefaultBudgetConfPath);
   cmd->add_option("file", *path, "The budget.conf to check")->capture_default_str();
   cmd->callback([path] {
     const Result<BudgetConfig> config = LoadBudgetConfig(*path);
+    if (!config.ok() && IsReadFailure(config.error(), *path)) {
+      Fail(config.error());
+    }
+    // The plugin refuses a file that users other than root and itself could write before it
+    // reads it: the same check, so that a file check-config passes is one slurmctld loads.
+    // "Itself" is the user running check-config here, SlurmUser in slurmctld (see sbudget(1)).
+    const Status trusted = CheckTrustedFile(*path, "budget.conf");
+    if (!trusted.ok()) {
+      fmt::print(stderr, "sbudget: error: {}\n", trusted.error());
+    }
+    // Content errors are FILE:LINE: lines, bare like a compiler's, so that editors can jump
+    // to them.
     if (!config.ok()) {
       fmt::print(stderr, "{}\n", config.error());
+    }
+    if (!config.ok() || !trusted.ok()) {
       throw CLI::RuntimeError(kExitFailure);
     }
     fmt::print("{}", Summary(config.value()));

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# `sbudget check-config` refuses a budget.conf the plugin would refuse (file_trust.hpp): group-
+# or world-writable, or, when run as root, owned by another user. git keeps no mode but 644 and
+# 755, so the files are made here, in a temporary directory.
+#
+# usage: check_config_trust_test.sh SBUDGET   (run from tests/cli/, as ctest does)
+set -euo pipefail
+sbudget=$1
+
+failures=0
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+check() { # WHAT GOT WANT
+  if [[ "$2" == "$3" ]]; then
+    echo "ok: $1"
+  else
+    printf 'FAIL: %s:\n  got:  %s\n  want: %s\n' "$1" "$2" "$3"
+    failures=$((failures + 1))
+  fi
+}
+# Runs check-config on FILE; sets code, out (stdout) and err (stderr).
+check_config() { # FILE
+  code=0
+  "$sbudget" check-config "$1" >"$work/stdout" 2>"$work/stderr" || code=$?
+  out=$(cat "$work/stdout")
+  err=$(cat "$work/stderr")
+}
+
+conf=$work/budget.conf
+cp data/check_config_minimal.conf "$conf"
+
+chmod 0644 "$conf"
+check_config "$conf"
+check "mode 0644: accepted, exit 0" "$code" 0
+check "mode 0644: the summary" "$(head -n 1 <<<"$out")" "$conf: OK, 0 partitions, 1 project"
+check "mode 0644: nothing on stderr" "$err" ""
+
+chmod 0664 "$conf"
+check_config "$conf"
+check "mode 0664: exit 1" "$code" 1
+check "mode 0664: the plugin's message, with sbudget's prefix" "$err" \
+  "sbudget: error: refusing budget.conf $conf: mode 0664 lets group members write it; run: chmod go-w $conf"
+check "mode 0664: no summary" "$out" ""
+
+chmod 0646 "$conf"
+check_config "$conf"
+check "mode 0646: other users" "$err" \
+  "sbudget: error: refusing budget.conf $conf: mode 0646 lets other users write it; run: chmod go-w $conf"
+
+# A refused file with content errors: both are reported, the file's mode first.
+broken=$work/broken.conf
+cp data/check_config_broken.conf "$broken"
+chmod 0666 "$broken"
+check_config "$broken"
+check "broken and mode 0666: exit 1" "$code" 1
+check "broken and mode 0666: the mode first" "$(head -n 1 <<<"$err")" \
+  "sbudget: error: refusing budget.conf $broken: mode 0666 lets group members and other users write it; run: chmod go-w $broken"
+check "broken and mode 0666: then the content errors" "$(sed -n 2p <<<"$err")" \
+  "$broken:4: CreditUsedUp: already set on line 3; set it once"
+
+# The owner: root or the user running check-config (slurmctld: SlurmUser), as in the plugin.
+if [[ $(id -u) == 0 ]]; then
+  chmod 0644 "$conf"
+  chown nobody "$conf"
+  nobody_uid=$(id -u nobody)
+  check_config "$conf"
+  check "owned by nobody, checked by root: exit 1" "$code" 1
+  check "owned by nobody, checked by root: the owner named" "$err" \
+    "sbudget: error: refusing budget.conf $conf: owned by uid $nobody_uid, not by root or this process's user (uid 0); run: chown 0 $conf"
+else
+  echo "skipped: the owner checks need root"
+fi
+
+if ((failures > 0)); then
+  echo "$failures failed"
+  exit 1
+fi
