@@ -124,7 +124,14 @@ void AddCheckConfigCommand(CLI::App& app) {
       "projects and exit 0");
   auto path = std::make_shared<std::string>(kDefaultBudgetConfPath);
   cmd->add_option("file", *path, "The budget.conf to check")->capture_default_str();
-  cmd->callback([path] {
+  // The other verbs take budget.conf as --config; here the hidden option only says how to give
+  // it, instead of CLI11's "argument was not expected: --config".
+  auto config_value = std::make_shared<std::string>();
+  CLI::Option* config_option = cmd->add_option("--config", *config_value)->group("");
+  cmd->callback([path, config_value, config_option] {
+    if (config_option->count() > 0) {
+      throw CLI::ValidationError(kCheckConfigTakesTheFile);
+    }
     const Result<BudgetConfig> config = LoadBudgetConfig(*path);
     if (!config.ok() && IsReadFailure(config.error(), *path)) {
       Fail(config.error());

@@ -19,4 +19,9 @@ void AddPlotCommand(CLI::App& app);    // plot_command.cpp
 void AddWhyCommand(CLI::App& app);     // why_command.cpp
 void AddReplayCommand(CLI::App& app);  // replay_command.cpp
 
+// The error for --config given to check-config, after the verb (check_config.cpp) or before it
+// (view_command.cpp).
+inline constexpr const char* kCheckConfigTakesTheFile =
+    "check-config takes the file as its argument, not --config: sbudget check-config FILE";
+
 }  // namespace budget::cli

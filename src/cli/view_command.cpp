@@ -6,6 +6,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "commands.hpp"
@@ -82,6 +83,11 @@ void AddProjectView(CLI::App& app) {
     for (const char* name :
          {"--account", "--all", "--users", "--json", "--config", "--ledger", "--at"}) {
       if (app.count(name) > 0) {
+        // check-config has no --config: its file is its argument.
+        if (std::string_view(name) == "--config" &&
+            app.get_subcommands().front()->get_name() == "check-config") {
+          throw CLI::ValidationError(kCheckConfigTakesTheFile);
+        }
         throw CLI::ValidationError(
             fmt::format("{} goes after the verb, or without one for the project view", name));
       }
