@@ -58,16 +58,16 @@ UnixTime ParseInstant(const std::string& text, const TimeZone& zone, std::string
   if (text.empty()) {
     return static_cast<UnixTime>(std::time(nullptr));
   }
-  if (text.front() == '@') {
-    const auto epoch = Epoch(std::string_view(text).substr(1));
+  const std::string_view view = text;
+  if (view.front() == '@') {
+    const auto epoch = Epoch(view.substr(1));
     if (!epoch) {
       throw CLI::ValidationError(fmt::format("{}: not a Unix time: \"{}\"", option, text));
     }
     return *epoch;
   }
-  const auto date = ParseCivilDate(std::string_view(text).substr(0, 10));
-  const auto second_of_day =
-      text.size() > 10 ? SecondOfDay(std::string_view(text).substr(10)) : UnixTime{0};
+  const auto date = ParseCivilDate(view.substr(0, 10));
+  const auto second_of_day = view.size() > 10 ? SecondOfDay(view.substr(10)) : UnixTime{0};
   if (!date || !second_of_day) {
     throw CLI::ValidationError(
         fmt::format("{}: expected YYYY-MM-DD[THH:MM:SS] or @EPOCH, got \"{}\"", option, text));
