@@ -8,17 +8,10 @@
 set -euo pipefail
 sbudget=$1
 
-failures=0
+# shellcheck source=SCRIPTDIR/equal_checks.sh
+source "$(dirname "${BASH_SOURCE[0]}")/equal_checks.sh"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-check() { # WHAT GOT WANT
-  if [[ "$2" == "$3" ]]; then
-    echo "ok: $1"
-  else
-    printf 'FAIL: %s:\n  got:  %s\n  want: %s\n' "$1" "$2" "$3"
-    failures=$((failures + 1))
-  fi
-}
 # Runs check-config on FILE; sets code, out (stdout) and err (stderr).
 check_config() { # FILE
   code=0
@@ -80,7 +73,4 @@ else
   echo "skipped: the owner checks need root"
 fi
 
-if ((failures > 0)); then
-  echo "$failures failed"
-  exit 1
-fi
+checks_done

@@ -12,17 +12,10 @@ if [[ $(id -u) != 0 ]]; then
   exit 77
 fi
 
-failures=0
+# shellcheck source=SCRIPTDIR/equal_checks.sh
+source "$(dirname "${BASH_SOURCE[0]}")/equal_checks.sh"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-check() { # WHAT GOT WANT
-  if [[ "$2" == "$3" ]]; then
-    echo "ok: $1"
-  else
-    printf 'FAIL: %s:\n  got:  %s\n  want: %s\n' "$1" "$2" "$3"
-    failures=$((failures + 1))
-  fi
-}
 # Imports CSV into LEDGER at AT; sets code, out (stdout) and err (stderr).
 import() { # LEDGER AT CSV
   code=0
@@ -115,7 +108,4 @@ check "a link of nobody's as .old: only the new ledger named" "${out#*; }" \
 check "a link of nobody's as .old: its target stays root's" "$(stat -c '%U:%G' "$work/victim")" \
   "root:root"
 
-if ((failures > 0)); then
-  echo "$failures failed"
-  exit 1
-fi
+checks_done
