@@ -34,6 +34,11 @@ bool IsValidCivilDate(const CivilDate& d);
 // Parses "YYYY-MM-DD"; nullopt if malformed or not a real date (2026-02-30).
 std::optional<CivilDate> ParseCivilDate(std::string_view text);
 
+// Seconds since midnight (0..86399) of "HH:MM:SS" and nothing else; nullopt if
+// malformed or out of range (hour 24, minute or second 60: a typo, not a time on
+// another day). A clock time, not an instant: InstantOf makes one of it and a date.
+std::optional<int> ParseTimeOfDay(std::string_view text);
+
 // "YYYY-MM-DD".
 std::string FormatCivilDate(const CivilDate& d);
 

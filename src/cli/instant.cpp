@@ -13,32 +13,14 @@ namespace budget::cli {
 
 namespace {
 
-// The value of text[pos..pos+2) when both are digits and it is at most `max`.
-std::optional<int> TwoDigits(std::string_view text, std::size_t pos, int max) {
-  const char tens = text[pos];
-  const char units = text[pos + 1];
-  if (tens < '0' || tens > '9' || units < '0' || units > '9') {
-    return std::nullopt;
-  }
-  const int value = (tens - '0') * 10 + (units - '0');
-  return value <= max ? std::optional<int>(value) : std::nullopt;
-}
-
 // Seconds since midnight of "THH:MM:SS" and nothing after it. sscanf's %d took
 // signs, blanks, hour 25 and minute 61 (so 25:00 became 01:00 of the next day)
-// and ignored what followed the seconds; a time out of range is a typo, not a
-// time on another day.
-std::optional<UnixTime> SecondOfDay(std::string_view text) {
-  if (text.size() != 9 || text[0] != 'T' || text[3] != ':' || text[6] != ':') {
+// and ignored what followed the seconds.
+std::optional<int> SecondOfDay(std::string_view text) {
+  if (text.empty() || text.front() != 'T') {
     return std::nullopt;
   }
-  const auto hour = TwoDigits(text, 1, 23);
-  const auto minute = TwoDigits(text, 4, 59);
-  const auto second = TwoDigits(text, 7, 59);
-  if (!hour || !minute || !second) {
-    return std::nullopt;
-  }
-  return UnixTime{*hour} * 3600 + UnixTime{*minute} * 60 + *second;
+  return ParseTimeOfDay(text.substr(1));
 }
 
 // The whole of "EPOCH" (after the '@') as Unix seconds, with an optional '-'.
@@ -67,13 +49,13 @@ UnixTime ParseInstant(const std::string& text, const TimeZone& zone, std::string
     return *epoch;
   }
   const auto date = ParseCivilDate(view.substr(0, 10));
-  const auto second_of_day = view.size() > 10 ? SecondOfDay(view.substr(10)) : UnixTime{0};
+  const auto second_of_day = view.size() > 10 ? SecondOfDay(view.substr(10)) : 0;
   if (!date || !second_of_day) {
     throw CLI::ValidationError(
         fmt::format("{}: expected YYYY-MM-DD[THH:MM:SS] or @EPOCH, got \"{}\"", option, text));
   }
   // Not MidnightOf + seconds: on the days summer time begins or ends that is an hour off.
-  return zone.InstantOf(*date, static_cast<int>(*second_of_day));
+  return zone.InstantOf(*date, *second_of_day);
 }
 
 std::string FormatUtc(UnixTime t) {

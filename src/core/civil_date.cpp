@@ -64,6 +64,19 @@ std::optional<CivilDate> ParseCivilDate(std::string_view text) {
   return d;
 }
 
+std::optional<int> ParseTimeOfDay(std::string_view text) {
+  if (text.size() != 8 || text[2] != ':' || text[5] != ':') {
+    return std::nullopt;
+  }
+  const auto hour = ParseDigits(text, 0, 2);
+  const auto minute = ParseDigits(text, 3, 2);
+  const auto second = ParseDigits(text, 6, 2);
+  if (!hour || !minute || !second || *hour > 23 || *minute > 59 || *second > 59) {
+    return std::nullopt;
+  }
+  return *hour * 3600 + *minute * 60 + *second;
+}
+
 std::string FormatCivilDate(const CivilDate& d) {
   // Real dates of years 0..9999, digit by digit: a pass formats two dates for
   // every pending job's lifecycle verdict, and snprintf costs ten times more.

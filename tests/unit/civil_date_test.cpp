@@ -35,6 +35,20 @@ TEST(ParseCivilDate, RefusesDatesThatDoNotExist) {
   }
 }
 
+TEST(ParseTimeOfDay, ReadsSecondsSinceMidnight) {
+  EXPECT_EQ(ParseTimeOfDay("00:00:00"), 0);
+  EXPECT_EQ(ParseTimeOfDay("02:30:05"), 2 * 3600 + 30 * 60 + 5);
+  EXPECT_EQ(ParseTimeOfDay("23:59:59"), 86399);
+}
+
+TEST(ParseTimeOfDay, RefusesOutOfRangeAndMalformedText) {
+  for (const char* text :
+       {"24:00:00", "25:00:00", "12:60:00", "12:00:60", "", "2:30:05", "02:30", "02:30:05 ",
+        " 02:30:05", "02-30-05", "+2:30:05", "02:3a:05", "02:30:05Z"}) {
+    EXPECT_EQ(ParseTimeOfDay(text), std::nullopt) << '"' << text << '"';
+  }
+}
+
 TEST(FormatCivilDate, WritesIsoDatesWithZeroPadding) {
   EXPECT_EQ(FormatCivilDate({2026, 4, 1}), "2026-04-01");
   EXPECT_EQ(FormatCivilDate({999, 12, 31}), "0999-12-31");
