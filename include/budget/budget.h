@@ -28,6 +28,8 @@ typedef enum {
 	BUDGET_E_INTERNAL = 5,	/* a bug or out of memory; logged */
 } budget_status;
 
+/* Why a call failed: NUL-terminated; a longer message is cut to fit and ends
+ * in "..." (the log callback, when there is one, has been given it whole). */
 typedef struct {
 	char text[160];
 } budget_error;

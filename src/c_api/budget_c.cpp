@@ -10,6 +10,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -29,11 +30,28 @@ static_assert(std::string_view(BUDGET_HOLD_PREFIX) == budget::kHoldReasonPrefix)
 
 namespace {
 
+// A message longer than the buffer is cut before a whole UTF-8 character and ends in
+// kCutMark, so that a log line built on it does not read as if it were all there (the log
+// callback has had it whole).
+constexpr std::string_view kCutMark = "...";
+
 void SetError(budget_error* err, const std::string& message) {
   if (err == nullptr) {
     return;
   }
-  std::snprintf(err->text, sizeof(err->text), "%s", message.c_str());
+  constexpr std::size_t kRoom = sizeof(err->text) - 1;
+  if (message.size() <= kRoom) {
+    std::memcpy(err->text, message.data(), message.size());
+    err->text[message.size()] = '\0';
+    return;
+  }
+  std::size_t kept = kRoom - kCutMark.size();
+  while (kept > 0 && (static_cast<unsigned char>(message[kept]) & 0xC0U) == 0x80U) {
+    --kept;  // message[kept] continues a character: cut before the character's first byte
+  }
+  std::memcpy(err->text, message.data(), kept);
+  std::memcpy(err->text + kept, kCutMark.data(), kCutMark.size());
+  err->text[kept + kCutMark.size()] = '\0';
 }
 
 void ClearError(budget_error* err) {

@@ -102,6 +102,63 @@ static void test_bad_config_names_file_and_line(void)
 	CHECK(logged_errors >= 1);
 }
 
+/* Whether the n bytes at text are whole UTF-8 characters. */
+static int whole_utf8(const char *text, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n) {
+		unsigned char lead = (unsigned char) text[i];
+		size_t len = lead < 0x80 ? 1 : (lead >> 5) == 0x6 ? 2 :
+			(lead >> 4) == 0xE ? 3 : (lead >> 3) == 0x1E ? 4 : 0;
+
+		if (!len || i + len > n)
+			return 0;
+		for (size_t k = 1; k < len; k++)
+			if (((unsigned char) text[i + k] & 0xC0) != 0x80)
+				return 0;
+		i += len;
+	}
+	return 1;
+}
+
+/* A message longer than budget_error's text is cut before a whole character
+ * and says so with "...", whichever byte the cut falls on. */
+static void test_long_error_is_cut_visibly(void)
+{
+	for (int pad = 0; pad < 2; pad++) {
+		char path[512] = "/nonexistent-";
+		budget_status status;
+		budget_engine *engine;
+		size_t len;
+
+		for (int i = 0; i < pad; i++)
+			strcat(path, "x");
+		for (int i = 0; i < 100; i++)
+			strcat(path, "\xc3\xa9"); /* e acute, two bytes */
+		strcat(path, "/budget.conf");
+		{
+			budget_engine_options options = {
+				.config_path = path,
+				.use_utc = 1,
+			};
+			budget_error err;
+
+			engine = NULL;
+			status = budget_engine_open(&options, JAN_15, &engine,
+						    &err);
+			len = strlen(err.text);
+			CHECK(status == BUDGET_E_CONFIG);
+			CHECK(engine == NULL);
+			CHECK(len >= sizeof(err.text) - 2);
+			CHECK(len <= sizeof(err.text) - 1);
+			CHECK(len > 3 && !strcmp(err.text + len - 3, "..."));
+			CHECK(whole_utf8(err.text, len - 3));
+			CHECK(strstr(err.text, "/nonexistent-") != NULL);
+		}
+	}
+}
+
 /* A pass ranks from each project's factors, resolved once: in every
  * partition and for every account, the priority of
  * budget_job_priority_weighted with the factor of the job's partition role
@@ -429,6 +486,7 @@ int main(int argc, char **argv)
 
 	test_bad_arguments();
 	test_bad_config_names_file_and_line();
+	test_long_error_is_cut_visibly();
 	test_ledger_round_trip_and_priority();
 
 	if (failures)
