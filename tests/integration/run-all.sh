@@ -10,7 +10,8 @@ exec 9>/tmp/budget-cluster.lock
 flock 9
 
 failed=()
-for test in plugin_scenarios lifecycle_scenarios sbudget_scenarios replay_order package_install cluster_stop; do
+for test in plugin_scenarios lifecycle_scenarios sbudget_scenarios replay_order package_install \
+  slurm_user_scenarios cluster_stop; do
   echo "##### $test"
   if ! "$here/$test.sh" "$build"; then
     failed+=("$test")
