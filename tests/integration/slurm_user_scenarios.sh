@@ -3,10 +3,11 @@
 # as sites run it (the other scenarios run it as root, which every file check lets through).
 #
 # Starts munge, MariaDB, slurmdbd and slurmctld (both switching to the Debian packages' user
-# slurm; PriorityType=priority/budget from BUILD_DIR) and 4 slurmd, then checks:
+# slurm; PriorityType=priority/budget and JobSubmitPlugins=budget from BUILD_DIR) and 4 slurmd,
+# then checks:
 #   1. `sbudget ledger import` run by root, as the admin guide says, leaves the ledger to the
-#      owner of StateSaveLocation (slurm), mode 0600, and slurmctld loads it: sshare ranks the
-#      project behind its line above the one ahead of it;
+#      owner of StateSaveLocation (slurm), mode 0600, and both plugins load it: sshare ranks
+#      the project behind its line above the one ahead of it;
 #   2. the plugin itself writes the ledger as slurm, mode 0600, and its previous copy too;
 #   3. root and SlurmUser can read the ledger with sbudget; a user is refused, told the file
 #      and why;
@@ -15,6 +16,7 @@
 #      refusal with the command that mends it); a taken reload ranks a new job on it;
 #   5. a ledger left to root (a restore without -p) stops slurmctld, saying the file and
 #      "Permission denied"; once given back to slurm, slurmctld starts on it.
+# Slurm's loader starts either plugin first; the checks do not depend on which.
 # Stops every daemon it started, also on failure. Exits 0 when every check passes.
 set -euo pipefail
 
@@ -37,7 +39,8 @@ fixture_usage_csv "$work/usage.csv"
 export SLURM_USER=slurm
 export PRIORITY_TYPE=priority/budget
 export EXTRA_PLUGIN_DIR=$build/src/slurm
-export EXTRA_SLURM_CONF="PriorityParameters=budget_conf=$work/budget.conf"
+export EXTRA_SLURM_CONF="PriorityParameters=budget_conf=$work/budget.conf
+JobSubmitPlugins=budget"
 weight_fs=10000000
 
 runs_as() { # DAEMON USER: every process named DAEMON runs as USER, and there is one
@@ -85,7 +88,8 @@ check "the imported ledger belongs to slurm, mode 0600" \
   test "$(owner_and_mode "$ledger")" = "slurm 600"
 : >"$ctld_log"
 cluster_start_ctld
-check "slurmctld loaded it" log_has "ledger $ledger loaded"
+check "priority/budget loaded it" log_has "ledger $ledger loaded"
+check "job_submit/budget loaded it" log_has "job_submit/budget: lifecycle checks from $work/budget.conf, usage from $ledger"
 behind_above_ahead() {
   awk_true "$(sshare_field p_behind u_behind FairShare) > $(sshare_field p_ahead u_ahead FairShare)"
 }
@@ -156,9 +160,13 @@ if cluster_start_ctld 2>/dev/null; then started=yes; else started=no; fi
 check "slurmctld does not start on a ledger it cannot read" test "$started" = no
 check "its log names the file and the reason" \
   log_has "cannot read $ledger: Permission denied"
-check "... and that the plugin cannot start" log_has "priority/budget: cannot start: cannot load the usage ledger"
+plugin_refused_to_start() {
+  grep -qE "priority/budget: cannot start: cannot load the usage ledger|job_submit/budget: cannot read .*refusing to start without budgets" "$ctld_log"
+}
+check "... and that the plugin cannot start" plugin_refused_to_start
 chown slurm: "$ledger" "$ledger.old"
 cluster_start_ctld
 check "given back to slurm, the ledger is loaded" log_has "ledger $ledger loaded"
+check "... by job_submit/budget too" log_has "job_submit/budget: lifecycle checks from"
 
 summary
