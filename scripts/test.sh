@@ -8,10 +8,19 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-./scripts/install-deps.sh
-cmake --preset ci
-cmake --build --preset ci -j2
-ctest --preset ci -j2
-./scripts/fuzz.sh --seconds 30
-./scripts/lint.sh build/ci
-tests/integration/run-all.sh "$PWD/build/ci"
+# Runs a step and says how long it took: the whole run must stay well under 30 minutes on
+# 2 cores, and this is where to look when it does not.
+step() {
+  local started=$SECONDS
+  "$@"
+  echo "test.sh: $((SECONDS - started)) s for: $*"
+}
+
+step ./scripts/install-deps.sh
+step cmake --preset ci
+step cmake --build --preset ci -j2
+step ctest --preset ci -j2
+step ./scripts/fuzz.sh --seconds 30
+step ./scripts/lint.sh build/ci
+step tests/integration/run-all.sh "$PWD/build/ci"
+echo "test.sh: every step passed in $SECONDS s"
