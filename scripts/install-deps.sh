@@ -12,6 +12,7 @@ build_packages=(
 )
 cluster_packages=(
   munge slurmctld slurmd slurmdbd slurm-client mariadb-server jq man-db
+  libfaketime # a slurmctld that crosses a month boundary in a few minutes (month_boundary.sh)
 )
 
 want=("${build_packages[@]}")

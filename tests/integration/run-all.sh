@@ -11,11 +11,13 @@ flock 9
 
 failed=()
 for test in plugin_scenarios lifecycle_scenarios sbudget_scenarios replay_order package_install \
-  slurm_user_scenarios cluster_stop; do
+  slurm_user_scenarios month_boundary cluster_stop; do
   echo "##### $test"
+  started=$SECONDS
   if ! "$here/$test.sh" "$build"; then
     failed+=("$test")
   fi
+  echo "##### $test: $((SECONDS - started)) s"
 done
 if ((${#failed[@]})); then
   echo "integration tests failed: ${failed[*]}" >&2

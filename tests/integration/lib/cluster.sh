@@ -44,6 +44,10 @@
 #   CTLD_MALLOC_PERTURB=       a byte (1-255) glibc fills slurmctld's freed and malloc'ed (not
 #                              calloc'ed) memory with, so that a read of freed or unset memory
 #                              shows in what the tests check (not for benchmarks: it costs)
+#   CTLD_FAKETIME=             "@YYYY-MM-DD HH:MM:SS": slurmctld alone starts its clock there, in
+#                              the local zone, and it runs on from there (libfaketime, package
+#                              libfaketime); the other daemons keep the real time. For the
+#                              scenarios that need a running slurmctld to cross a date
 #   CTLD_VALGRIND=             valgrind's options (--tool=callgrind ...): slurmctld runs under
 #                              valgrind, given CTLD_START_TIMEOUT seconds (default 60) to answer
 #                              its first ping and every client 60 s an RPC (MessageTimeout);
@@ -520,14 +524,32 @@ _lc_ctld_ok() {
   scontrol ping | grep -q 'is UP'
 }
 
+_lc_faketime_lib() {
+  local lib
+  for lib in /usr/lib/*/faketime/libfaketimeMT.so.1; do
+    if [[ -f "$lib" ]]; then
+      echo "$lib"
+      return 0
+    fi
+  done
+  _lc_say "CTLD_FAKETIME needs libfaketime (run scripts/install-deps.sh)"
+  return 1
+}
+
 _lc_start_slurmctld() {
-  local t perturb=() wrapper=()
+  local t prefix=() wrapper=()
   t=$(_lc_usec)
   [[ -z "${CTLD_MALLOC_PERTURB:-}" ]] ||
-    perturb=(env GLIBC_TUNABLES="glibc.malloc.perturb=$CTLD_MALLOC_PERTURB")
+    prefix=(env GLIBC_TUNABLES="glibc.malloc.perturb=$CTLD_MALLOC_PERTURB")
+  if [[ -n "${CTLD_FAKETIME:-}" ]]; then
+    local faketime_lib
+    faketime_lib=$(_lc_faketime_lib) || return 1
+    # DONT_RESET: slurmscriptd, forked at start, keeps slurmctld's clock instead of restarting it.
+    prefix+=(env LD_PRELOAD="$faketime_lib" FAKETIME="$CTLD_FAKETIME" FAKETIME_DONT_RESET=1)
+  fi
   # shellcheck disable=SC2206 # valgrind's options, one word each
   [[ -z "${CTLD_VALGRIND:-}" ]] || wrapper=(valgrind $CTLD_VALGRIND)
-  _lc_spawn slurmctld "${perturb[@]}" "${wrapper[@]}" /usr/sbin/slurmctld -D
+  _lc_spawn slurmctld "${prefix[@]}" "${wrapper[@]}" /usr/sbin/slurmctld -D
   _lc_wait_for "${CTLD_START_TIMEOUT:-60}" "slurmctld" slurmctld _lc_ctld_ok || return 1
   _lc_say "slurmctld up ($(_lc_since "$t") s)"
 }
