@@ -27,6 +27,7 @@
 #include "budget/usage_import.hpp"
 #include "cli_error.hpp"
 #include "commands.hpp"
+#include "duration.hpp"
 #include "instant.hpp"
 #include "ledger_file.hpp"
 #include "ledger_owner.hpp"
@@ -41,7 +42,7 @@ struct LedgerOptions {
   std::string config_path{kDefaultBudgetConfPath};
   std::string ledger_path = "/var/spool/slurmctld/budget_ledger";
   std::string at;  // "YYYY-MM-DD", "YYYY-MM-DDTHH:MM:SS" or "@EPOCH"; empty: now
-  std::int64_t half_life_seconds = kDefaultHalfLifeSeconds;
+  std::string half_life = std::to_string(kDefaultHalfLifeSeconds);  // duration.hpp
   std::string import_file;
   bool from_sacct = false;
   std::string since;  // as `at`; empty: the earliest Created of budget.conf's projects
@@ -163,13 +164,15 @@ void RunImport(const LedgerOptions& o) {
   }
   const TimeZone zone = TimeZone::Local();
   const UnixTime now = ParseInstant(o.at, zone);
+  const std::int64_t half_life_seconds =
+      ParseDurationOption(o.half_life, 1, "--half-life", "seconds");
   const auto config = LoadConfigOrFail(o.config_path);
   const auto terms = TermsOf(*config);
   const std::vector<UsageImportRow> rows =
       o.from_sacct ? RowsFromSacct(o, *config, zone, now) : RowsFromCsv(o.import_file);
 
   Ledger ledger = ReadLedgerOrFail(o.ledger_path, MissingLedger::kStartEmpty);
-  ledger.DecayTo(now, o.half_life_seconds);
+  ledger.DecayTo(now, half_life_seconds);
 
   // A dry run checks the rows against the ledger too, so that it fails where
   // the real import would.
@@ -182,7 +185,7 @@ void RunImport(const LedgerOptions& o) {
   }
   // Imported months count for fair share as if used evenly over the month
   // (up to `now`), decayed with the half-life, as the plugin would have.
-  AddImportedDecay(ledger, rows, zone, now, o.half_life_seconds);
+  AddImportedDecay(ledger, rows, zone, now, half_life_seconds);
   if (auto saved = SaveLedgerFile(o.ledger_path, ledger, now); !saved) {
     Fail(saved.error());
   }
@@ -280,8 +283,12 @@ void AddLedgerCommand(CLI::App& app) {
       ->capture_default_str();
   import_command->add_option("--at", options->at,
                              "the time the usage is accounted up to (default: now)");
-  import_command->add_option("--half-life", options->half_life_seconds,
-                             "PriorityDecayHalfLife in seconds, for fair-share usage");
+  import_command
+      ->add_option("--half-life", options->half_life,
+                   "PriorityDecayHalfLife, for fair-share usage: as slurm.conf writes it (7-0) or "
+                   "with a unit (14d, 12h); a bare number is seconds (replay's is days)")
+      ->type_name("DURATION")
+      ->capture_default_str();
   import_command->add_option("file", options->import_file, "usage CSV");
   CLI::Option* from_sacct = import_command->add_flag(
       "--from-sacct", options->from_sacct,

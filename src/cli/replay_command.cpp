@@ -26,6 +26,7 @@
 #include "budget/usage_import.hpp"
 #include "cli_error.hpp"
 #include "commands.hpp"
+#include "duration.hpp"
 #include "replay_output.hpp"
 #include "replay_svg.hpp"
 
@@ -51,11 +52,12 @@ struct ReplayCliOptions {
   std::string start;
   bool utc = false;
   std::string policy = "both";
-  std::int64_t calc_period = 300;
-  std::int64_t half_life_days = 7;
+  // Durations as given (duration.hpp), parsed by Validate.
+  std::string calc_period = "300";
+  std::string half_life = "7";
   std::uint32_t weight_fairshare = kFairshareWeight;
   std::uint32_t weight_age = kAgeWeight;
-  std::int64_t max_age_days = kMaxAgeDays;
+  std::string max_age = std::to_string(kMaxAgeDays);
   std::string usage;
   std::uint32_t backfill_depth = ReplayOptions{}.backfill_depth;
   std::int64_t backfill_interval = ReplayOptions{}.backfill_interval_seconds;
@@ -154,18 +156,12 @@ void CheckArguments(const ReplayCliOptions& o) {
   if (o.gpus_per_node == 0) {
     throw CLI::ValidationError("--gpus-per-node must be at least 1");
   }
-  if (o.calc_period <= 0) {
+  if (ParseDurationOption(o.calc_period, 1, "--calc-period", "seconds") == 0) {
     throw CLI::ValidationError(
-        fmt::format("--calc-period must be a positive number of seconds, got {}", o.calc_period));
+        fmt::format("--calc-period must be more than 0 seconds, got {}", o.calc_period));
   }
-  if (o.half_life_days < 0) {
-    throw CLI::ValidationError(
-        fmt::format("--half-life must be a whole number of days >= 0, got {}", o.half_life_days));
-  }
-  if (o.max_age_days < 0) {
-    throw CLI::ValidationError(
-        fmt::format("--max-age must be a whole number of days >= 0, got {}", o.max_age_days));
-  }
+  ParseDurationOption(o.half_life, kSecondsPerDay, "--half-life", "days");
+  ParseDurationOption(o.max_age, kSecondsPerDay, "--max-age", "days");
   if (!o.usage.empty() && o.projects > 0) {
     throw CLI::ValidationError("--usage goes with --config, not with --projects");
   }
@@ -314,11 +310,13 @@ void RunReplay(const ReplayCliOptions& o) {
   ReplayOptions options;
   options.nodes = o.nodes;
   options.gpus_per_node = o.gpus_per_node;
-  options.calc_period_seconds = o.calc_period;
-  options.half_life_seconds = o.half_life_days * 86400;
+  options.calc_period_seconds = ParseDurationOption(o.calc_period, 1, "--calc-period", "seconds");
+  options.half_life_seconds =
+      ParseDurationOption(o.half_life, kSecondsPerDay, "--half-life", "days");
   options.weights.fairshare = o.weight_fairshare;
   options.weights.age = o.weight_age;
-  options.weights.max_age_seconds = o.max_age_days * 86400;
+  options.weights.max_age_seconds =
+      ParseDurationOption(o.max_age, kSecondsPerDay, "--max-age", "days");
   if (!o.usage.empty()) {
     const auto first =
         std::min_element(trace.jobs.begin(), trace.jobs.end(),
@@ -396,13 +394,14 @@ void AddReplayCommand(CLI::App& app) {
       ->check(CLI::IsMember({"budget", "baseline", "both"}))
       ->capture_default_str();
   cmd->add_option("--calc-period", o->calc_period,
-                  "PriorityCalcPeriod: seconds between priority recomputations")
-      ->type_name("S")
+                  "PriorityCalcPeriod: the time between priority recomputations; a bare number "
+                  "is seconds (slurm.conf's is minutes: write 5:00 or 5m for its 5)")
+      ->type_name("DURATION")
       ->capture_default_str();
-  cmd->add_option("--half-life", o->half_life_days,
-                  "PriorityDecayHalfLife in whole days (not seconds as for `ledger import`); "
-                  "0: no decay")
-      ->type_name("DAYS")
+  cmd->add_option("--half-life", o->half_life,
+                  "PriorityDecayHalfLife as slurm.conf writes it (7-0) or with a unit (14d, 12h); "
+                  "a bare number is days (`ledger import`'s is seconds); 0: no decay")
+      ->type_name("DURATION")
       ->capture_default_str();
   cmd->add_option("--weight-fairshare", o->weight_fairshare, "PriorityWeightFairshare")
       ->type_name("W")
@@ -410,8 +409,10 @@ void AddReplayCommand(CLI::App& app) {
   cmd->add_option("--weight-age", o->weight_age, "PriorityWeightAge")
       ->type_name("W")
       ->capture_default_str();
-  cmd->add_option("--max-age", o->max_age_days, "PriorityMaxAge in days; 0: every job's age is 1")
-      ->type_name("D")
+  cmd->add_option("--max-age", o->max_age,
+                  "PriorityMaxAge as slurm.conf writes it (30-0) or with a unit; a bare number "
+                  "is days; 0: every job's age is 1")
+      ->type_name("DURATION")
       ->capture_default_str();
   cmd->add_option("--usage", o->usage,
                   "with --config: the usage before the trace, the CSV of `sbudget ledger import` "
