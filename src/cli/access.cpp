@@ -13,6 +13,8 @@
 
 #include "budget/config.hpp"
 #include "commands.hpp"
+#include "duration.hpp"
+#include "plugin_paths.hpp"
 #include "run_command.hpp"
 
 namespace budget::cli {
@@ -50,31 +52,9 @@ std::string Lower(std::string_view s) {
   return out;
 }
 
-// Slurm's time spans as scontrol prints them: [D-]HH:MM:SS, MM:SS or
-// minutes; 0 for anything else ("UNLIMITED", "(null)").
-std::int64_t ParseDuration(std::string_view text) {
-  std::int64_t days = 0;
-  if (const std::size_t dash = text.find('-'); dash != std::string_view::npos) {
-    days = std::atoll(std::string(text.substr(0, dash)).c_str());
-    text.remove_prefix(dash + 1);
-  }
-  std::vector<std::int64_t> parts;
-  for (const std::string& part : Split(text, ':')) {
-    if (!std::all_of(part.begin(), part.end(), [](char c) { return c >= '0' && c <= '9'; })) {
-      return 0;
-    }
-    parts.push_back(std::atoll(part.c_str()));
-  }
-  std::int64_t seconds = 0;
-  if (parts.size() == 3) {
-    seconds = parts[0] * 3600 + parts[1] * 60 + parts[2];
-  } else if (parts.size() == 2) {
-    seconds = parts[0] * 60 + parts[1];
-  } else if (parts.size() == 1) {
-    seconds = parts[0] * 60;
-  }
-  return days * 86400 + seconds;
-}
+// Slurm's time spans as scontrol prints them ([D-]HH:MM:SS, MM:SS; a bare number is
+// minutes, as Slurm's); 0 for anything else ("UNLIMITED", "(null)").
+std::int64_t SlurmSpan(std::string_view text) { return ParseDuration(text, 60).value_or(0); }
 
 bool Contains(const std::vector<std::string>& list, std::string_view item) {
   return std::find(list.begin(), list.end(), item) != list.end();
@@ -94,6 +74,7 @@ bool SlurmSettings::HidesUsage() const {
 SlurmSettings ParseSlurmSettings(std::string_view text) {
   SlurmSettings settings;
   std::string slurm_conf;
+  std::string priority_parameters;
   for (const std::string& line : Split(text, '\n')) {
     const std::size_t eq = line.find('=');
     if (eq == std::string::npos) {
@@ -107,32 +88,22 @@ SlurmSettings ParseSlurmSettings(std::string_view text) {
         settings.private_data = Split(Lower(value), ',');
       }
     } else if (key == "PriorityParameters") {
-      for (const std::string& parameter : Split(value, ',')) {
-        if (parameter.starts_with("budget_conf=")) {
-          settings.budget_conf = parameter.substr(12);
-        }
-      }
+      priority_parameters = value;
     } else if (key == "SLURM_CONF") {
       slurm_conf = value;
     } else if (key == "PriorityType") {
       settings.priority_type = value;
     } else if (key == "PriorityMaxAge") {
-      settings.max_age_seconds = ParseDuration(value);
+      settings.max_age_seconds = SlurmSpan(value);
     } else if (key == "PriorityCalcPeriod") {
-      settings.calc_period_seconds = ParseDuration(value);
+      settings.calc_period_seconds = SlurmSpan(value);
     } else if (key == "PriorityWeightAge") {
       settings.weight_age = std::atoll(std::string(value).c_str());
     } else if (key == "PriorityWeightFairShare") {
       settings.weight_fairshare = std::atoll(std::string(value).c_str());
     }
   }
-  if (settings.budget_conf.empty()) {
-    // The plugin's default: budget.conf beside slurm.conf.
-    const std::size_t slash = slurm_conf.rfind('/');
-    settings.budget_conf = slash == std::string::npos
-                               ? std::string(kDefaultBudgetConfPath)
-                               : slurm_conf.substr(0, slash + 1) + "budget.conf";
-  }
+  settings.budget_conf = BudgetConfPath(priority_parameters, slurm_conf);
   return settings;
 }
 

@@ -19,6 +19,7 @@
 #include "budget/units.hpp"
 #include "cli_error.hpp"
 #include "commands.hpp"
+#include "plugin_paths.hpp"
 
 namespace budget::cli {
 
@@ -140,8 +141,9 @@ void AddCheckConfigCommand(CLI::App& app) {
       "Validate a budget.conf, and its owner and mode as slurmctld checks them: print every "
       "error (FILE:LINE: Field: message) and exit 1, or print a summary of its partitions and "
       "projects and exit 0");
-  auto path = std::make_shared<std::string>(kDefaultBudgetConfPath);
-  cmd->add_option("file", *path, "The budget.conf to check")->capture_default_str();
+  auto path = std::make_shared<std::string>();
+  cmd->add_option("file", *path,
+                  fmt::format("The budget.conf to check ({})", kBudgetConfDefaultHelp));
   // The other verbs take budget.conf as --config; here the hidden option only says how to give
   // it, instead of CLI11's "argument was not expected: --config".
   auto config_value = std::make_shared<std::string>();
@@ -150,6 +152,7 @@ void AddCheckConfigCommand(CLI::App& app) {
     if (config_option->count() > 0) {
       throw CLI::ValidationError(kCheckConfigTakesTheFile);
     }
+    *path = BudgetConfOr(*path, "the file to check");
     const Result<BudgetConfig> config = LoadBudgetConfig(*path);
     if (!config.ok() && IsReadFailure(config.error(), *path)) {
       Fail(config.error());

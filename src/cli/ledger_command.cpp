@@ -31,6 +31,7 @@
 #include "instant.hpp"
 #include "ledger_file.hpp"
 #include "ledger_owner.hpp"
+#include "plugin_paths.hpp"
 #include "run_command.hpp"
 
 namespace budget::cli {
@@ -39,9 +40,9 @@ namespace {
 constexpr std::int64_t kDefaultHalfLifeSeconds = std::int64_t{7} * 24 * 3600;
 
 struct LedgerOptions {
-  std::string config_path{kDefaultBudgetConfPath};
-  std::string ledger_path = "/var/spool/slurmctld/budget_ledger";
-  std::string at;  // "YYYY-MM-DD", "YYYY-MM-DDTHH:MM:SS" or "@EPOCH"; empty: now
+  std::string config_path;  // empty: the plugins' (plugin_paths.hpp)
+  std::string ledger_path;  // empty: priority/budget's
+  std::string at;           // "YYYY-MM-DD", "YYYY-MM-DDTHH:MM:SS" or "@EPOCH"; empty: now
   std::string half_life = std::to_string(kDefaultHalfLifeSeconds);  // duration.hpp
   std::string import_file;
   bool from_sacct = false;
@@ -264,6 +265,13 @@ void RunShow(const LedgerOptions& o) {
   }
 }
 
+// The options with --config and --ledger filled in where the plugins find them.
+LedgerOptions WithPaths(LedgerOptions o) {
+  o.config_path = BudgetConfOr(o.config_path, "--config");
+  o.ledger_path = LedgerOr(o.ledger_path);
+  return o;
+}
+
 }  // namespace
 
 void AddLedgerCommand(CLI::App& app) {
@@ -275,12 +283,10 @@ void AddLedgerCommand(CLI::App& app) {
       "import",
       "Add past usage (CSV: account,user,month,partition,gpu_hours, or slurmdbd's job "
       "records with --from-sacct) to a ledger; run it while slurmctld is stopped");
-  import_command->add_option("--config", options->config_path, "budget.conf")
-      ->capture_default_str();
-  import_command
-      ->add_option("--ledger", options->ledger_path,
-                   "the ledger file (StateSaveLocation/budget_ledger)")
-      ->capture_default_str();
+  import_command->add_option("--config", options->config_path,
+                             fmt::format("budget.conf ({})", kBudgetConfDefaultHelp));
+  import_command->add_option("--ledger", options->ledger_path,
+                             fmt::format("the ledger file ({})", kLedgerDefaultHelp));
   import_command->add_option("--at", options->at,
                              "the time the usage is accounted up to (default: now)");
   import_command
@@ -305,16 +311,17 @@ void AddLedgerCommand(CLI::App& app) {
       ->needs(from_sacct);
   import_command->add_flag("--dry-run", options->dry_run,
                            "check the rows and print them as CSV; the ledger is not written");
-  import_command->callback([options] { RunImport(*options); });
+  import_command->callback([options] { RunImport(WithPaths(*options)); });
 
   CLI::App* show_command = ledger->add_subcommand("show", "Every project's state from a ledger");
-  show_command->add_option("--config", options->config_path, "budget.conf")->capture_default_str();
-  show_command->add_option("--ledger", options->ledger_path, "the ledger file")
-      ->capture_default_str();
+  show_command->add_option("--config", options->config_path,
+                           fmt::format("budget.conf ({})", kBudgetConfDefaultHelp));
+  show_command->add_option("--ledger", options->ledger_path,
+                           fmt::format("the ledger file ({})", kLedgerDefaultHelp));
   show_command->add_option("--at", options->at, "the time to evaluate at (default: now)");
   show_command->add_flag("--json", options->json, "JSON array, one object per project");
   show_command->add_flag("--users", options->users, "per-user totals");
-  show_command->callback([options] { RunShow(*options); });
+  show_command->callback([options] { RunShow(WithPaths(*options)); });
 }
 
 }  // namespace budget::cli

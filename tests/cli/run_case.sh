@@ -9,6 +9,8 @@
 #   NAME.path    optional: directories, one per line, relative to the working
 #                directory (tests/cli/), put first on PATH for this case only,
 #                in order; e.g. `data/fake-bin` to run its fake `sacct`
+#   NAME.env     optional: VAR=VALUE lines set in sbudget's environment for this
+#                case only, e.g. SLURM_CONF=data/plugin_paths/slurm.conf
 # --update writes what sbudget printed into those files instead of comparing
 # (review the diff before committing it).
 set -u
@@ -36,9 +38,15 @@ if [[ -f "$case_path.path" ]]; then
   done < "$case_path.path"
 fi
 
+environment=()
+if [[ -f "$case_path.env" ]]; then
+  mapfile -t environment < <(grep -v '^$' "$case_path.env")
+fi
+
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-PATH="$path_prefix$PATH" "$sbudget" "${args[@]}" >"$work/stdout" 2>"$work/stderr"
+PATH="$path_prefix$PATH" env "${environment[@]}" "$sbudget" "${args[@]}" \
+  >"$work/stdout" 2>"$work/stderr"
 code=$?
 
 if [[ "$update" == "--update" ]]; then

@@ -1,0 +1,140 @@
+// budget.conf and the ledger where the plugins find them, from slurm.conf's own text.
+#include "plugin_paths.hpp"
+
+#include <fmt/core.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <fstream>
+#include <optional>
+#include <sstream>
+#include <system_error>
+
+#include "cli_error.hpp"
+
+namespace budget::cli {
+
+namespace {
+
+constexpr std::string_view kLedgerFile = "budget_ledger";
+constexpr std::string_view kBudgetConfKey = "budget_conf=";
+
+bool SameKey(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) {
+    return false;
+  }
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c; };
+    if (lower(a[i]) != lower(b[i])) {
+      return false;
+    }
+  }
+  return true;
+}
+
+std::string_view Trim(std::string_view text) {
+  const std::size_t first = text.find_first_not_of(" \t\r");
+  if (first == std::string_view::npos) {
+    return {};
+  }
+  return text.substr(first, text.find_last_not_of(" \t\r") - first + 1);
+}
+
+// The value of `key` in slurm.conf's text: the last line "Key=value" (Slurm keeps the last),
+// the value up to a blank or '#', or between double quotes.
+std::optional<std::string> ValueOf(std::string_view text, std::string_view key) {
+  std::optional<std::string> found;
+  while (!text.empty()) {
+    const std::size_t end = text.find('\n');
+    std::string_view line = text.substr(0, end);
+    text.remove_prefix(end == std::string_view::npos ? text.size() : end + 1);
+    line = Trim(line.substr(0, line.find('#')));
+    const std::size_t equals = line.find('=');
+    if (equals == std::string_view::npos || !SameKey(Trim(line.substr(0, equals)), key)) {
+      continue;
+    }
+    std::string_view value = Trim(line.substr(equals + 1));
+    if (value.size() >= 2 && value.front() == '"') {
+      value = value.substr(1, value.find('"', 1) - 1);
+    } else {
+      value = value.substr(0, value.find_first_of(" \t"));
+    }
+    found = std::string(value);
+  }
+  return found;
+}
+
+}  // namespace
+
+std::string BudgetConfPath(std::string_view priority_parameters, std::string_view slurm_conf_path) {
+  if (const std::size_t at = priority_parameters.find(kBudgetConfKey);
+      at != std::string_view::npos) {
+    const std::string_view rest = priority_parameters.substr(at + kBudgetConfKey.size());
+    return std::string(rest.substr(0, rest.find(',')));
+  }
+  const std::string_view conf = slurm_conf_path.empty() ? "/etc/slurm/slurm.conf" : slurm_conf_path;
+  const std::size_t slash = conf.rfind('/');
+  return std::string(slash == std::string_view::npos ? std::string_view()
+                                                     : conf.substr(0, slash + 1)) +
+         "budget.conf";
+}
+
+PluginPaths PluginPathsIn(std::string_view slurm_conf_text, const std::string& slurm_conf_path) {
+  // Slurm's own default StateSaveLocation is /var/spool; "/dev/null" keeps no state.
+  const std::string state = ValueOf(slurm_conf_text, "StateSaveLocation").value_or("/var/spool");
+  return PluginPaths{
+      .slurm_conf = slurm_conf_path,
+      .budget_conf = BudgetConfPath(ValueOf(slurm_conf_text, "PriorityParameters").value_or(""),
+                                    slurm_conf_path),
+      .ledger = state == "/dev/null" ? std::string() : state + "/" + std::string(kLedgerFile),
+  };
+}
+
+std::string SlurmConfPath() {
+  const char* given = std::getenv("SLURM_CONF");
+  return given != nullptr && *given != '\0' ? given : "/etc/slurm/slurm.conf";
+}
+
+Result<PluginPaths> ReadPluginPaths() {
+  const std::string path = SlurmConfPath();
+  std::ifstream in(path);
+  if (!in) {
+    return Error{"cannot read " + path + ": " +
+                 std::error_code(errno, std::generic_category()).message()};
+  }
+  std::stringstream text;
+  text << in.rdbuf();
+  return PluginPathsIn(text.str(), path);
+}
+
+std::string BudgetConfOr(const std::string& given, std::string_view how_to_give) {
+  if (!given.empty()) {
+    return given;
+  }
+  const Result<PluginPaths> paths = ReadPluginPaths();
+  if (!paths) {
+    Fail(fmt::format("{} (to find the budget.conf slurmctld reads); give {}", paths.error(),
+                     how_to_give));
+  }
+  return paths.value().budget_conf;
+}
+
+std::string LedgerOr(const std::string& given) {
+  if (!given.empty()) {
+    return given;
+  }
+  const Result<PluginPaths> paths = ReadPluginPaths();
+  if (!paths) {
+    Fail(fmt::format("{} (to find StateSaveLocation, where the ledger is); give --ledger",
+                     paths.error()));
+  }
+  if (paths.value().ledger.empty()) {
+    Fail(
+        fmt::format("{} says StateSaveLocation=/dev/null: priority/budget keeps no ledger "
+                    "there; give --ledger",
+                    paths.value().slurm_conf));
+  }
+  return paths.value().ledger;
+}
+
+}  // namespace budget::cli
