@@ -34,6 +34,12 @@ class LineCursor {
 // `s` without the spaces and tabs that begin and end it.
 std::string_view Trim(std::string_view s);
 
+// `s` with A-Z lowered (ASCII only: keys and keywords of configuration files).
+std::string Lower(std::string_view s);
+
+// Whether a and b are equal but for the case of A-Z, as configuration keys compare.
+bool EqualsIgnoreCase(std::string_view a, std::string_view b);
+
 // `s` between double quotes, as error messages cite a value: "abc".
 std::string Quoted(std::string_view s);
 

@@ -12,6 +12,7 @@
 #include <cstdio>
 
 #include "budget/config.hpp"
+#include "budget/text.hpp"
 #include "commands.hpp"
 #include "duration.hpp"
 #include "plugin_paths.hpp"
@@ -19,16 +20,6 @@
 
 namespace budget::cli {
 namespace {
-
-std::string_view Trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front())) != 0) {
-    s.remove_prefix(1);
-  }
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())) != 0) {
-    s.remove_suffix(1);
-  }
-  return s;
-}
 
 std::vector<std::string> Split(std::string_view text, char separator) {
   std::vector<std::string> items;
@@ -42,14 +33,6 @@ std::vector<std::string> Split(std::string_view text, char separator) {
     from = to + 1;
   }
   return items;
-}
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) {
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  }
-  return out;
 }
 
 // Slurm's time spans as scontrol prints them ([D-]HH:MM:SS, MM:SS; a bare number is

@@ -10,6 +10,7 @@
 #include <sstream>
 #include <system_error>
 
+#include "budget/text.hpp"
 #include "cli_error.hpp"
 
 namespace budget::cli {
@@ -19,38 +20,15 @@ namespace {
 constexpr std::string_view kLedgerFile = "budget_ledger";
 constexpr std::string_view kBudgetConfKey = "budget_conf=";
 
-bool SameKey(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) {
-    return false;
-  }
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    const auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c; };
-    if (lower(a[i]) != lower(b[i])) {
-      return false;
-    }
-  }
-  return true;
-}
-
-std::string_view Trim(std::string_view text) {
-  const std::size_t first = text.find_first_not_of(" \t\r");
-  if (first == std::string_view::npos) {
-    return {};
-  }
-  return text.substr(first, text.find_last_not_of(" \t\r") - first + 1);
-}
-
 // The value of `key` in slurm.conf's text: the last line "Key=value" (Slurm keeps the last),
 // the value up to a blank or '#', or between double quotes.
 std::optional<std::string> ValueOf(std::string_view text, std::string_view key) {
   std::optional<std::string> found;
-  while (!text.empty()) {
-    const std::size_t end = text.find('\n');
-    std::string_view line = text.substr(0, end);
-    text.remove_prefix(end == std::string_view::npos ? text.size() : end + 1);
-    line = Trim(line.substr(0, line.find('#')));
+  LineCursor lines(text);
+  while (lines.Next()) {
+    const std::string_view line = Trim(lines.line().substr(0, lines.line().find('#')));
     const std::size_t equals = line.find('=');
-    if (equals == std::string_view::npos || !SameKey(Trim(line.substr(0, equals)), key)) {
+    if (equals == std::string_view::npos || !EqualsIgnoreCase(Trim(line.substr(0, equals)), key)) {
       continue;
     }
     std::string_view value = Trim(line.substr(equals + 1));

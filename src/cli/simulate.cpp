@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "budget/schedule.hpp"
+#include "budget/text.hpp"
 #include "budget/units.hpp"
 #include "commands.hpp"
 #include "simulate_output.hpp"
@@ -30,16 +31,6 @@ struct SimulateOptions {
   std::string usage;
   bool json = false;
 };
-
-std::string_view Trim(std::string_view text) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) {
-    text.remove_prefix(1);
-  }
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) {
-    text.remove_suffix(1);
-  }
-  return text;
-}
 
 // Digits only, at most kMaxGpuHours; nullopt otherwise (also for "").
 std::optional<std::int64_t> ParseWhole(std::string_view digits) {

@@ -21,18 +21,6 @@ namespace {
 
 char LowerAscii(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
 
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(), LowerAscii);
-  return out;
-}
-
-bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return LowerAscii(x) == LowerAscii(y);
-         });
-}
-
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 bool IsLowerAlpha(char c) { return c >= 'a' && c <= 'z'; }
 bool IsAlpha(char c) { return IsLowerAlpha(LowerAscii(c)); }

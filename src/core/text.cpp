@@ -1,6 +1,8 @@
 // Line-oriented text: the line cursor of the parsers, and their multi-line error texts.
 #include "budget/text.hpp"
 
+#include <algorithm>
+
 namespace budget {
 
 bool LineCursor::Next() {
@@ -23,6 +25,24 @@ std::string_view Trim(std::string_view s) {
     return {};
   }
   return s.substr(first, s.find_last_not_of(" \t") - first + 1);
+}
+
+namespace {
+
+char LowerAscii(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
+
+}  // namespace
+
+std::string Lower(std::string_view s) {
+  std::string out(s);
+  std::transform(out.begin(), out.end(), out.begin(), LowerAscii);
+  return out;
+}
+
+bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return LowerAscii(x) == LowerAscii(y);
+         });
 }
 
 std::string Quoted(std::string_view s) {

@@ -20,16 +20,6 @@ constexpr int kMaxDecimals = 6;
 // Keeps whole_hours x 3600 far from int64 overflow.
 constexpr std::int64_t kMaxWholeGpuHours = 1'000'000'000'000;
 
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') {
-      c = static_cast<char>(c - 'A' + 'a');
-    }
-  }
-  return out;
-}
-
 std::vector<std::string_view> SplitCommas(std::string_view line) {
   std::vector<std::string_view> fields;
   std::size_t start = 0;

@@ -54,6 +54,19 @@ TEST(Text, TrimDropsSpacesAndTabsAtBothEndsOnly) {
   EXPECT_EQ(Trim(""), "");
 }
 
+TEST(Text, LowerLowersAsciiLettersOnly) {
+  EXPECT_EQ(Lower("StateSaveLocation=/Var"), "statesavelocation=/var");
+  EXPECT_EQ(Lower("\xc3\x89t\xc3\xa9"), "\xc3\x89t\xc3\xa9");  // bytes past ASCII unchanged
+  EXPECT_EQ(Lower(""), "");
+}
+
+TEST(Text, EqualsIgnoreCaseComparesAsciiCaseBlind) {
+  EXPECT_TRUE(EqualsIgnoreCase("PartitionName", "partitionname"));
+  EXPECT_TRUE(EqualsIgnoreCase("", ""));
+  EXPECT_FALSE(EqualsIgnoreCase("Project", "Projects"));
+  EXPECT_FALSE(EqualsIgnoreCase("[", "{"));  // '[' + 32 is '{': not a letter
+}
+
 TEST(Text, QuotedWrapsInDoubleQuotes) {
   EXPECT_EQ(Quoted("-5"), "\"-5\"");
   EXPECT_EQ(Quoted(""), "\"\"");
