@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Runs every test from nothing on Debian 12 (as root): installs the packages,
 # builds the core, sbudget and the plugin (CMake preset "ci"), runs the unit,
-# C ABI, CLI and plugin-loading tests, then, side by side, the fuzzers and
-# clang-format and clang-tidy (scripts/fuzz.sh, scripts/lint.sh) and the
-# scenarios against a real cluster (munge, MariaDB, slurmdbd, slurmctld,
-# 4 slurmd) that they start and stop themselves, also on failure.
+# C ABI, CLI and plugin-loading tests, then, side by side, the fuzzers,
+# clang-format and clang-tidy (scripts/fuzz.sh, scripts/lint.sh) and the tests
+# again under ASan+UBSan and TSan, and the scenarios against a real cluster
+# (munge, MariaDB, slurmdbd, slurmctld, 4 slurmd) that they start and stop
+# themselves, also on failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -16,9 +17,17 @@ step() {
   echo "test.sh: $((SECONDS - started)) s for: $*"
 }
 
+# The core, the C ABI and sbudget built and tested again under a sanitizer preset
+# (asan: AddressSanitizer and UndefinedBehaviorSanitizer; tsan: ThreadSanitizer).
+sanitized() {
+  cmake --preset "$1" && cmake --build --preset "$1" -j2 && ctest --preset "$1" -j2
+}
+
 static_checks() {
   step ./scripts/fuzz.sh --seconds 30
   step ./scripts/lint.sh build/ci
+  step sanitized asan
+  step sanitized tsan
 }
 
 step ./scripts/install-deps.sh
@@ -26,8 +35,8 @@ step cmake --preset ci
 step cmake --build --preset ci -j2
 step ctest --preset ci -j2
 
-# The static checks keep both cores busy for minutes; the scenarios mostly wait for
-# slurmctld's passes. Run together, at the lowest priority for the checks so that the
+# The static checks and sanitizer builds keep both cores busy for some 20 minutes; the
+# scenarios mostly wait for slurmctld's passes. Run together, at the lowest priority for the checks so that the
 # daemons' timing is as on an idle machine, they take the time of the scenarios alone.
 static_log=build/ci/static-checks.log
 # Their own process group, so that an interrupted run stops them and their children too.
@@ -39,10 +48,10 @@ step tests/integration/run-all.sh "$PWD/build/ci" || scenarios_rc=$?
 static_rc=0
 wait "$static_pid" || static_rc=$?
 trap - EXIT
-echo "##### fuzzers and lint (run beside the scenarios)"
+echo "##### fuzzers, lint and sanitizers (run beside the scenarios)"
 cat "$static_log"
 if ((scenarios_rc != 0 || static_rc != 0)); then
-  echo "test.sh: failed: $( ((scenarios_rc)) && echo "the scenarios ")$( ((static_rc)) && echo "fuzzers or lint")" >&2
+  echo "test.sh: failed: $( ((scenarios_rc)) && echo "the scenarios ")$( ((static_rc)) && echo "fuzzers, lint or sanitizers")" >&2
   exit 1
 fi
 echo "test.sh: every step passed in $SECONDS s"
