@@ -262,8 +262,8 @@ section "5. scontrol reconfigure: a broken budget.conf keeps the last good one; 
 sed -i 's/^Project=p_ahead Kind=large Credit=120000/Project=p_ahead Kind=large Credit=zero/' \
   "$work/budget.conf"
 bad_line=$(grep -n '^Project=p_ahead' "$work/budget.conf" | cut -d: -f1)
-scontrol reconfigure
-sleep 2
+reconfigure_until_logged "the broken budget.conf to be rejected" \
+  "rejected, keeping the last good budgets"
 check "the log names budget.conf:$bad_line" grep -q "budget.conf:$bad_line: Credit" "$ctld_log"
 check "the log says the last good budgets are kept" \
   grep -q "rejected, keeping the last good budgets" "$ctld_log"
@@ -275,13 +275,7 @@ probe=$(cluster_as u_ahead sbatch --parsable -A p_ahead -N4 --exclusive -t 1 \
 check "p_ahead still ranks by its budget (ahead band)" \
   awk_true "$(sprio_field "$probe" FAIRSHARE) > 0.4 * $weight_fs"
 scancel "$probe"
-# scontrol reconfigure, then wait for the plugin's next "budgets reloaded" line (WHAT).
-reload_budgets() { # WHAT
-  local reloads
-  reloads=$(grep -c "budgets reloaded from" "$ctld_log" || true)
-  scontrol reconfigure
-  wait_for 30 "$1" bash -c "[[ \$(grep -c 'budgets reloaded from' '$ctld_log') -gt $reloads ]]"
-}
+reload_budgets() { reconfigure_until_logged "$1" "budgets reloaded from"; } # WHAT
 # A good reload counts for new jobs at once, not from the next pass (PriorityCalcPeriod is a
 # minute): ten times the credit puts p_ahead far behind its line, in the behind band.
 sed 's/^Project=p_ahead Kind=large Credit=120000/Project=p_ahead Kind=large Credit=1200000/' \

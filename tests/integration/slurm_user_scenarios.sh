@@ -9,8 +9,8 @@
 #      owner of StateSaveLocation (slurm), mode 0600, and both plugins load it: sshare ranks
 #      the project behind its line above the one ahead of it;
 #   2. the plugin itself writes the ledger as slurm, mode 0600, and its previous copy too;
-#   3. root and SlurmUser can read the ledger with sbudget; a user is refused, told the file
-#      and why;
+#   3. root and SlurmUser can read the ledger with sbudget, which finds it and budget.conf in
+#      slurm.conf when not told; a user is refused, told the file and why;
 #   4. at `scontrol reconfigure` budget.conf is taken from root and from SlurmUser, and refused,
 #      the last good budgets kept, when another user owns it or its group may write it (each
 #      refusal with the command that mends it); a taken reload ranks a new job on it;
@@ -53,13 +53,6 @@ runs_as() { # DAEMON USER: every process named DAEMON runs as USER, and there is
 }
 owner_and_mode() { stat -c '%U %a' "$1"; }
 log_has() { grep -qF -- "$1" "$ctld_log"; }
-# scontrol reconfigure, then wait until the plugin logs LINE once more than before.
-reconfigure_until_logged() { # WHAT LINE
-  local before
-  before=$(grep -cF -- "$2" "$ctld_log" || true)
-  scontrol reconfigure
-  wait_for 30 "$1" bash -c "(( \$(grep -cF -- \"\$1\" '$ctld_log') > $before ))" _ "$2"
-}
 fairshare_of_new_job() { # ACCOUNT USER: the FAIRSHARE sprio shows for a new pending job of it
   local probe value
   probe=$(cluster_as "$2" sbatch --parsable -A "$1" -N4 --exclusive -t 1 \
@@ -110,6 +103,10 @@ check "the job was charged to p_on" awk_true "$(ledger_json_field p_on used_this
 
 section "3. who can read the ledger"
 check "root reads it" "$sbudget" ledger show --config "$work/budget.conf" --ledger "$ledger"
+at=@$(date +%s)
+check "without --config and --ledger sbudget finds both in slurm.conf, as the plugins do" \
+  test "$("$sbudget" ledger show --at "$at")" = \
+  "$("$sbudget" ledger show --config "$work/budget.conf" --ledger "$ledger" --at "$at")"
 check "SlurmUser reads it" \
   cluster_as slurm "$sbudget" ledger show --config "$work/budget.conf" --ledger "$ledger"
 rc=0

@@ -14,7 +14,10 @@
 #   ledger_json_field PROJECT FIELD    a field of `sbudget ledger show --json`
 #   ledger_saved_at [FILE]     the Unix time a ledger file (the ledger) says it was saved at
 #   ledger_saved_after T       the ledger file was saved at or after Unix time T
-# Expects $sbudget, $work, $ledger and SLURM_CONF (cluster.sh) to be set.
+#   reconfigure_until_logged WHAT LINE
+#                              runs `scontrol reconfigure`, then waits (30 s) until slurmctld's
+#                              log holds LINE (fixed text) once more than before
+# Expects $sbudget, $work, $ledger, $ctld_log and SLURM_CONF (cluster.sh) to be set.
 # shellcheck shell=bash
 
 _checks=0
@@ -104,6 +107,14 @@ ledger_saved_after() {
   local at
   at=$(ledger_saved_at)
   [[ -n "$at" ]] && ((at >= $1))
+}
+
+reconfigure_until_logged() {
+  local before
+  before=$(grep -cF -- "$2" "$ctld_log" || true)
+  scontrol reconfigure
+  # shellcheck disable=SC2016 # expanded by the inner bash, from its arguments
+  wait_for 30 "$1" bash -c '(($(grep -cF -- "$1" "$2") > $3))' _ "$2" "$ctld_log" "$before"
 }
 
 # --- Added for the lifecycle scenarios ------------------------------------------------------
