@@ -77,7 +77,7 @@ std::optional<std::int64_t> ParseDuration(std::string_view text, std::int64_t ba
     if (!days || !rest) {
       return std::nullopt;
     }
-    return MulAdd(*days, 86400, *rest);
+    return MulAdd(*days, kSecondsPerDay, *rest);
   }
   if (text.find(':') != std::string_view::npos) {
     return ClockFields(text, false);
@@ -95,7 +95,7 @@ std::optional<std::int64_t> ParseDuration(std::string_view text, std::int64_t ba
         unit = 3600;
         break;
       case 'd':
-        unit = 86400;
+        unit = kSecondsPerDay;
         break;
       default:
         return std::nullopt;
