@@ -11,10 +11,12 @@ cd "$(dirname "$0")/.."
 
 # Runs a step and says how long it took: the whole run must stay well under 30 minutes on
 # 2 cores, and this is where to look when it does not.
+# Returns the step's own status, also where `set -e` is not in force.
 step() {
-  local started=$SECONDS
-  "$@"
-  echo "test.sh: $((SECONDS - started)) s for: $*"
+  local started=$SECONDS rc=0
+  "$@" || rc=$?
+  echo "test.sh: $((SECONDS - started)) s for: $*$( ((rc == 0)) || echo " (FAILED, status $rc)")"
+  return "$rc"
 }
 
 # The core, the C ABI and sbudget built and tested again under a sanitizer preset
@@ -23,11 +25,14 @@ sanitized() {
   cmake --preset "$1" && cmake --build --preset "$1" -j2 && ctest --preset "$1" -j2
 }
 
+# Every check runs, and the first failure is the status.
 static_checks() {
-  step ./scripts/fuzz.sh --seconds 30
-  step ./scripts/lint.sh build/ci
-  step sanitized asan
-  step sanitized tsan
+  local rc=0
+  step ./scripts/fuzz.sh --seconds 30 || rc=1
+  step ./scripts/lint.sh build/ci || rc=1
+  step sanitized asan || rc=1
+  step sanitized tsan || rc=1
+  return "$rc"
 }
 
 step ./scripts/install-deps.sh
@@ -36,11 +41,13 @@ step cmake --build --preset ci -j2
 step ctest --preset ci -j2
 
 # The static checks and sanitizer builds keep both cores busy for some 20 minutes; the
-# scenarios mostly wait for slurmctld's passes. Run together, at the lowest priority for the checks so that the
-# daemons' timing is as on an idle machine, they take the time of the scenarios alone.
+# scenarios mostly wait for slurmctld's passes. Run together, the checks at the lowest
+# priority so that the daemons' timing is as on an idle machine, they take the time of the
+# scenarios alone.
 static_log=build/ci/static-checks.log
 # Their own process group, so that an interrupted run stops them and their children too.
-setsid nice -n 19 bash -c "$(declare -f step static_checks); static_checks" >"$static_log" 2>&1 &
+setsid nice -n 19 bash -c "set -uo pipefail; $(declare -f step sanitized static_checks); static_checks" \
+  >"$static_log" 2>&1 &
 static_pid=$!
 trap 'kill -- "-$static_pid" 2>/dev/null || true' EXIT
 scenarios_rc=0
