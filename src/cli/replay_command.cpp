@@ -52,7 +52,7 @@ struct ReplayCliOptions {
   std::string start;
   bool utc = false;
   std::string policy = "both";
-  // Durations as given (duration.hpp), parsed by Validate.
+  // Durations as given (duration.hpp), parsed once by CheckArguments.
   std::string calc_period = "300";
   std::string half_life = "7";
   std::uint32_t weight_fairshare = kFairshareWeight;
@@ -138,7 +138,16 @@ std::string FormatOf(const ReplayCliOptions& o) {
       o.trace));
 }
 
-void CheckArguments(const ReplayCliOptions& o) {
+// The durations of the options, in seconds.
+struct ReplayDurations {
+  std::int64_t calc_period = 0;
+  std::int64_t half_life = 0;
+  std::int64_t max_age = 0;
+};
+
+// Throws CLI::ValidationError on options that do not go together or a bad value; returns
+// the durations it parsed.
+ReplayDurations CheckArguments(const ReplayCliOptions& o) {
   const bool generated = o.projects > 0;
   if (generated == !o.config.empty()) {
     throw CLI::ValidationError(
@@ -156,15 +165,19 @@ void CheckArguments(const ReplayCliOptions& o) {
   if (o.gpus_per_node == 0) {
     throw CLI::ValidationError("--gpus-per-node must be at least 1");
   }
-  if (ParseDurationOption(o.calc_period, 1, "--calc-period", "seconds") == 0) {
+  const ReplayDurations durations{
+      .calc_period = ParseDurationOption(o.calc_period, 1, "--calc-period", "seconds"),
+      .half_life = ParseDurationOption(o.half_life, kSecondsPerDay, "--half-life", "days"),
+      .max_age = ParseDurationOption(o.max_age, kSecondsPerDay, "--max-age", "days"),
+  };
+  if (durations.calc_period == 0) {
     throw CLI::ValidationError(
         fmt::format("--calc-period must be more than 0 seconds, got {}", o.calc_period));
   }
-  ParseDurationOption(o.half_life, kSecondsPerDay, "--half-life", "days");
-  ParseDurationOption(o.max_age, kSecondsPerDay, "--max-age", "days");
   if (!o.usage.empty() && o.projects > 0) {
     throw CLI::ValidationError("--usage goes with --config, not with --projects");
   }
+  return durations;
 }
 
 std::vector<ReplayPolicy> PoliciesOf(const std::string& policy) {
@@ -218,7 +231,7 @@ Ledger LedgerFromUsage(const std::string& path, const BudgetConfig& config, cons
 }
 
 void RunReplay(const ReplayCliOptions& o) {
-  CheckArguments(o);
+  const ReplayDurations durations = CheckArguments(o);
   const std::string format = FormatOf(o);
   const TimeZone zone = o.utc ? TimeZone::Utc() : TimeZone::Local();
 
@@ -310,13 +323,11 @@ void RunReplay(const ReplayCliOptions& o) {
   ReplayOptions options;
   options.nodes = o.nodes;
   options.gpus_per_node = o.gpus_per_node;
-  options.calc_period_seconds = ParseDurationOption(o.calc_period, 1, "--calc-period", "seconds");
-  options.half_life_seconds =
-      ParseDurationOption(o.half_life, kSecondsPerDay, "--half-life", "days");
+  options.calc_period_seconds = durations.calc_period;
+  options.half_life_seconds = durations.half_life;
   options.weights.fairshare = o.weight_fairshare;
   options.weights.age = o.weight_age;
-  options.weights.max_age_seconds =
-      ParseDurationOption(o.max_age, kSecondsPerDay, "--max-age", "days");
+  options.weights.max_age_seconds = durations.max_age;
   if (!o.usage.empty()) {
     const auto first =
         std::min_element(trace.jobs.begin(), trace.jobs.end(),
