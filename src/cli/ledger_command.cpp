@@ -37,7 +37,7 @@
 namespace budget::cli {
 namespace {
 
-constexpr std::int64_t kDefaultHalfLifeSeconds = std::int64_t{7} * 24 * 3600;
+constexpr std::int64_t kDefaultHalfLifeSeconds = 7 * kSecondsPerDay;
 
 struct LedgerOptions {
   std::string config_path;  // empty: the plugins' (plugin_paths.hpp)
