@@ -171,8 +171,9 @@ std::string PlotSvg(const ProjectReport& r, UnixTime now, const TimeZone& zone) 
     svg += fmt::format(
         "<g class=\"month\" data-month=\"{}\" data-open=\"{}\" data-expected=\"{}\" "
         "data-minimal=\"{}\" data-used=\"{}\" data-lost=\"{}\" data-rolled-over=\"{}\">",
-        m.month, m.open ? "true" : "false", Gpuh(row.expected), Gpuh(row.minimal), Gpuh(row.used),
-        m.open ? "" : Gpuh(row.lost), m.open ? "" : Gpuh(row.graced));
+        m.month, m.open ? "true" : "false", Gpuh(row.expected),
+        row.has_minimal ? Gpuh(row.minimal) : "", Gpuh(row.used), m.open ? "" : Gpuh(row.lost),
+        m.open ? "" : Gpuh(row.graced));
     const GpuSeconds before = m.open ? accounted_before_open : accounted;
     if (row.has_minimal) {
       svg += fmt::format(

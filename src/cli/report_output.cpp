@@ -209,6 +209,11 @@ nlohmann::ordered_json ReportJson(const ProjectReport& r, bool users) {
   const auto date_or_null = [](const std::optional<CivilDate>& d) {
     return d ? json(FormatCivilDate(*d)) : json(nullptr);
   };
+  // A month ahead of the line has no minimal: null, as simulate --json writes it, not a 0 that
+  // reads as "nothing to use".
+  const auto minimal_or_null = [](const MonthRow& row) {
+    return row.has_minimal ? json(Gpuh(row.minimal)) : json(nullptr);
+  };
   json this_month = nullptr;
   if (r.open_month) {
     this_month = {{"month", r.month},
@@ -216,7 +221,7 @@ nlohmann::ordered_json ReportJson(const ProjectReport& r, bool users) {
                   {"last_day", FormatCivilDate(r.month_last_day)},
                   {"ideal", Gpuh(r.ideal)},
                   {"expected", Gpuh(r.expected)},
-                  {"minimal", Gpuh(r.minimal)},
+                  {"minimal", minimal_or_null(r.history.back().row)},
                   {"used", Gpuh(r.used_this_month)},
                   {"still_expected", Gpuh(r.still_expected)},
                   {"still_minimal", Gpuh(r.still_minimal)},
@@ -236,7 +241,7 @@ nlohmann::ordered_json ReportJson(const ProjectReport& r, bool users) {
                        {"open", m.open},
                        {"ideal", Gpuh(m.row.ideal)},
                        {"expected", Gpuh(m.row.expected)},
-                       {"minimal", Gpuh(m.row.minimal)},
+                       {"minimal", minimal_or_null(m.row)},
                        {"used", Gpuh(m.row.used)},
                        {"lost", m.open ? json(nullptr) : json(Gpuh(m.row.lost))},
                        {"rolled_over", m.open ? json(nullptr) : json(Gpuh(m.row.graced))},
