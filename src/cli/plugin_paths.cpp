@@ -3,15 +3,10 @@
 
 #include <fmt/core.h>
 
-#include <cerrno>
 #include <cstdlib>
-#include <fstream>
-#include <optional>
-#include <sstream>
-#include <system_error>
 
-#include "budget/text.hpp"
 #include "cli_error.hpp"
+#include "slurm_conf_text.hpp"
 
 namespace budget::cli {
 
@@ -19,28 +14,6 @@ namespace {
 
 constexpr std::string_view kLedgerFile = "budget_ledger";
 constexpr std::string_view kBudgetConfKey = "budget_conf=";
-
-// The value of `key` in slurm.conf's text: the last line "Key=value" (Slurm keeps the last),
-// the value up to a blank or '#', or between double quotes.
-std::optional<std::string> ValueOf(std::string_view text, std::string_view key) {
-  std::optional<std::string> found;
-  LineCursor lines(text);
-  while (lines.Next()) {
-    const std::string_view line = Trim(lines.line().substr(0, lines.line().find('#')));
-    const std::size_t equals = line.find('=');
-    if (equals == std::string_view::npos || !EqualsIgnoreCase(Trim(line.substr(0, equals)), key)) {
-      continue;
-    }
-    std::string_view value = Trim(line.substr(equals + 1));
-    if (value.size() >= 2 && value.front() == '"') {
-      value = value.substr(1, value.find('"', 1) - 1);
-    } else {
-      value = value.substr(0, value.find_first_of(" \t"));
-    }
-    found = std::string(value);
-  }
-  return found;
-}
 
 }  // namespace
 
@@ -59,11 +32,12 @@ std::string BudgetConfPath(std::string_view priority_parameters, std::string_vie
 
 PluginPaths PluginPathsIn(std::string_view slurm_conf_text, const std::string& slurm_conf_path) {
   // Slurm's own default StateSaveLocation is /var/spool; "/dev/null" keeps no state.
-  const std::string state = ValueOf(slurm_conf_text, "StateSaveLocation").value_or("/var/spool");
+  const std::string state =
+      SlurmConfValue(slurm_conf_text, "StateSaveLocation").value_or("/var/spool");
   return PluginPaths{
       .slurm_conf = slurm_conf_path,
-      .budget_conf = BudgetConfPath(ValueOf(slurm_conf_text, "PriorityParameters").value_or(""),
-                                    slurm_conf_path),
+      .budget_conf = BudgetConfPath(
+          SlurmConfValue(slurm_conf_text, "PriorityParameters").value_or(""), slurm_conf_path),
       .ledger = state == "/dev/null" ? std::string() : state + "/" + std::string(kLedgerFile),
   };
 }
@@ -75,14 +49,11 @@ std::string SlurmConfPath() {
 
 Result<PluginPaths> ReadPluginPaths() {
   const std::string path = SlurmConfPath();
-  std::ifstream in(path);
-  if (!in) {
-    return Error{"cannot read " + path + ": " +
-                 std::error_code(errno, std::generic_category()).message()};
+  const Result<std::string> text = ReadSlurmConf(path);
+  if (!text) {
+    return Error{text.error()};
   }
-  std::stringstream text;
-  text << in.rdbuf();
-  return PluginPathsIn(text.str(), path);
+  return PluginPathsIn(text.value(), path);
 }
 
 std::string BudgetConfOr(const std::string& given, std::string_view how_to_give) {

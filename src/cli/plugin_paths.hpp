@@ -21,8 +21,8 @@ struct PluginPaths {
 std::string BudgetConfPath(std::string_view priority_parameters, std::string_view slurm_conf_path);
 
 // The paths src/slurm/budget_paths.c derives from what slurmctld read, derived from the text
-// of the slurm.conf at `slurm_conf_path`: its StateSaveLocation and PriorityParameters lines
-// (keys in any case, '#' comments; Include files are not followed). Only "/dev/null" as
+// of the slurm.conf at `slurm_conf_path`, its Includes already in it (ReadSlurmConf): its
+// StateSaveLocation and PriorityParameters lines (SlurmConfValue). Only "/dev/null" as
 // StateSaveLocation gives no ledger (an empty `ledger`), as for the plugin.
 PluginPaths PluginPathsIn(std::string_view slurm_conf_text, const std::string& slurm_conf_path);
 
@@ -30,7 +30,8 @@ PluginPaths PluginPathsIn(std::string_view slurm_conf_text, const std::string& s
 // /etc/slurm/slurm.conf.
 std::string SlurmConfPath();
 
-// PluginPathsIn of SlurmConfPath()'s file, or an error naming it and why it could not be read.
+// PluginPathsIn of SlurmConfPath()'s file and the files it includes, or an error naming the
+// file (and the Include line) and why it could not be read.
 Result<PluginPaths> ReadPluginPaths();
 
 // What the user gave, or else the budget.conf the plugins read; Fail()s when slurm.conf cannot

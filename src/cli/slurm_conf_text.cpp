@@ -1,0 +1,135 @@
+// slurm.conf with its Include lines followed, and the value of one key in it.
+#include "slurm_conf_text.hpp"
+
+#include <fmt/core.h>
+
+#include <cerrno>
+#include <fstream>
+#include <sstream>
+#include <system_error>
+
+#include "budget/text.hpp"
+
+namespace budget::cli {
+
+namespace {
+
+// Slurm itself has no bound and recurses until it runs out of stack on a file that includes
+// itself; real sites nest one or two levels.
+constexpr int kMaxIncludeDepth = 16;
+
+constexpr std::string_view kInclude = "include";
+
+// FILE of an "Include FILE" line, else empty.
+std::string_view IncludedName(std::string_view line) {
+  if (line.size() <= kInclude.size() ||
+      !EqualsIgnoreCase(line.substr(0, kInclude.size()), kInclude) ||
+      (line[kInclude.size()] != ' ' && line[kInclude.size()] != '\t')) {
+    return {};
+  }
+  const std::string_view name = Trim(line.substr(kInclude.size()));
+  return name.substr(0, name.find_first_of(" \t"));
+}
+
+// `name` with each %c replaced by the cluster's name in lower case.
+std::string WithClusterName(std::string_view name, std::string_view cluster) {
+  std::string out;
+  for (std::size_t at = 0; at < name.size(); ++at) {
+    if (name.substr(at, 2) == "%c") {
+      out += Lower(cluster);
+      ++at;
+    } else {
+      out += name[at];
+    }
+  }
+  return out;
+}
+
+// `name` as Slurm opens it: absolute, or beside `including_file`.
+std::string BesideIncluding(const std::string& name, const std::string& including_file) {
+  if (name.front() == '/') {
+    return name;
+  }
+  const std::size_t slash = including_file.rfind('/');
+  return (slash == std::string::npos ? std::string() : including_file.substr(0, slash + 1)) + name;
+}
+
+Result<std::string> ReadText(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) {
+    return Error{"cannot read " + path + ": " +
+                 std::error_code(errno, std::generic_category()).message()};
+  }
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// Appends the text of `path`, its Includes followed, to `out`.
+Status AppendExpanded(const std::string& path, int depth, std::string& out) {
+  const Result<std::string> text = ReadText(path);
+  if (!text) {
+    return Error{text.error()};
+  }
+  LineCursor lines(text.value());
+  while (lines.Next()) {
+    const std::string_view line = Trim(lines.line().substr(0, lines.line().find('#')));
+    const std::string_view name = IncludedName(line);
+    if (name.empty()) {
+      out.append(lines.line()).append("\n");
+      continue;
+    }
+    const auto failed = [&](std::string_view why) {
+      return Error{fmt::format("{}:{}: Include: {}", path, lines.number(), why)};
+    };
+    if (depth == kMaxIncludeDepth) {
+      return failed(
+          fmt::format("more than {} files deep (does a file include itself?)", kMaxIncludeDepth));
+    }
+    std::string file(name);
+    if (file.find("%c") != std::string::npos) {
+      const std::optional<std::string> cluster = SlurmConfValue(out, "ClusterName");
+      if (!cluster) {
+        return failed(fmt::format("{} has %c, and no ClusterName is set above it", file));
+      }
+      file = WithClusterName(file, *cluster);
+    }
+    if (const Status included = AppendExpanded(BesideIncluding(file, path), depth + 1, out);
+        !included) {
+      return failed(included.error());
+    }
+  }
+  return Ok();
+}
+
+}  // namespace
+
+Result<std::string> ReadSlurmConf(const std::string& path) {
+  std::string out;
+  if (const Status read = AppendExpanded(path, 0, out); !read) {
+    return Error{read.error()};
+  }
+  return out;
+}
+
+std::optional<std::string> SlurmConfValue(std::string_view text, std::string_view key) {
+  std::optional<std::string> found;
+  LineCursor lines(text);
+  while (lines.Next()) {
+    const std::string_view line = Trim(lines.line().substr(0, lines.line().find('#')));
+    const std::size_t equals = line.find('=');
+    if (equals == std::string_view::npos || !EqualsIgnoreCase(Trim(line.substr(0, equals)), key)) {
+      continue;
+    }
+    std::string_view value = Trim(line.substr(equals + 1));
+    if (value.size() >= 2 && value.front() == '"') {
+      value = value.substr(1, value.find('"', 1) - 1);
+    } else {
+      value = value.substr(0, value.find_first_of(" \t"));
+    }
+    found = std::string(value);
+  }
+  return found;
+}
+
+}  // namespace budget::cli

@@ -1,0 +1,131 @@
+// Tests of slurm.conf read with its Include lines followed (src/cli/slurm_conf_text.hpp).
+#include "slurm_conf_text.hpp"
+
+#include <gtest/gtest.h>
+#include <stdlib.h>  // mkdtemp
+
+#include <filesystem>
+#include <fstream>
+
+namespace budget::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+bool Contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+// A fresh directory per test for a slurm.conf and the files it includes.
+class SlurmConfOnDisk : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string pattern = (fs::temp_directory_path() / "slurm-conf-test-XXXXXX").string();
+    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
+    dir_ = pattern;
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  // Writes `text` to `name` in the directory (subdirectories made) and returns its path.
+  std::string Write(const std::string& name, const std::string& text) const {
+    const fs::path path = fs::path(dir_) / name;
+    fs::create_directories(path.parent_path());
+    std::ofstream(path) << text;
+    return path.string();
+  }
+
+  std::string dir_;
+};
+
+TEST_F(SlurmConfOnDisk, ReadsAFileWithoutIncludesAsItIs) {
+  const std::string conf = Write("slurm.conf", "ClusterName=gh\nStateSaveLocation=/srv/state\n");
+  const Result<std::string> text = ReadSlurmConf(conf);
+  ASSERT_TRUE(text) << text.error();
+  EXPECT_EQ(text.value(), "ClusterName=gh\nStateSaveLocation=/srv/state\n");
+}
+
+TEST_F(SlurmConfOnDisk, PutsEachIncludedFileWhereItsLineStands) {
+  // Relative names are beside the file that names them: conf.d/more.conf from conf.d/.
+  const std::string conf = Write("slurm.conf",
+                                 "StateSaveLocation=/first\n"
+                                 "include conf.d/state.conf   # any case, a comment after\n"
+                                 "PriorityType=priority/budget\n");
+  Write("conf.d/state.conf", "StateSaveLocation=/second\nINCLUDE\tmore.conf\n");
+  Write("conf.d/more.conf", "PriorityParameters=budget_conf=/srv/b.conf\n");
+  const Result<std::string> text = ReadSlurmConf(conf);
+  ASSERT_TRUE(text) << text.error();
+  EXPECT_EQ(text.value(),
+            "StateSaveLocation=/first\n"
+            "StateSaveLocation=/second\n"
+            "PriorityParameters=budget_conf=/srv/b.conf\n"
+            "PriorityType=priority/budget\n");
+  EXPECT_EQ(SlurmConfValue(text.value(), "StateSaveLocation"), "/second");
+}
+
+TEST_F(SlurmConfOnDisk, TakesAbsoluteNamesAsTheyAre) {
+  const std::string state = Write("elsewhere/state.conf", "StateSaveLocation=/abs\n");
+  const std::string conf = Write("etc/slurm.conf", "Include " + state + "\n");
+  const Result<std::string> text = ReadSlurmConf(conf);
+  ASSERT_TRUE(text) << text.error();
+  EXPECT_EQ(SlurmConfValue(text.value(), "StateSaveLocation"), "/abs");
+}
+
+TEST_F(SlurmConfOnDisk, ReplacesPercentCWithTheClusterNameInLowerCase) {
+  const std::string conf = Write("slurm.conf", "ClusterName=GH200\nInclude %c/%c.conf\n");
+  Write("gh200/gh200.conf", "StateSaveLocation=/per/cluster\n");
+  const Result<std::string> text = ReadSlurmConf(conf);
+  ASSERT_TRUE(text) << text.error();
+  EXPECT_EQ(SlurmConfValue(text.value(), "StateSaveLocation"), "/per/cluster");
+}
+
+TEST_F(SlurmConfOnDisk, LeavesLinesThatOnlyLookLikeIncludes) {
+  const std::string text = "# Include missing.conf\nIncludeX=1\nInclude=2\n";
+  const std::string conf = Write("slurm.conf", text);
+  const Result<std::string> read = ReadSlurmConf(conf);
+  ASSERT_TRUE(read) << read.error();
+  EXPECT_EQ(read.value(), text);
+}
+
+TEST_F(SlurmConfOnDisk, NamesTheFileAndLineOfAnIncludeThatCannotBeRead) {
+  const std::string conf = Write("slurm.conf", "ClusterName=gh\nInclude nodes.conf\n");
+  const Result<std::string> text = ReadSlurmConf(conf);
+  ASSERT_FALSE(text);
+  EXPECT_EQ(text.error(),
+            conf + ":2: Include: cannot read " + dir_ + "/nodes.conf: No such file or directory");
+}
+
+TEST_F(SlurmConfOnDisk, NamesEachIncludeOnTheWayToAFileThatCannotBeRead) {
+  const std::string conf = Write("slurm.conf", "Include a.conf\n");
+  const std::string a = Write("a.conf", "\nInclude b.conf\n");
+  const Result<std::string> text = ReadSlurmConf(conf);
+  ASSERT_FALSE(text);
+  EXPECT_EQ(text.error(), conf + ":1: Include: " + a + ":2: Include: cannot read " + dir_ +
+                              "/b.conf: No such file or directory");
+}
+
+TEST_F(SlurmConfOnDisk, RefusesPercentCWithoutAClusterNameAboveIt) {
+  const std::string conf = Write("slurm.conf", "Include %c.conf\nClusterName=gh\n");
+  const Result<std::string> text = ReadSlurmConf(conf);
+  ASSERT_FALSE(text);
+  EXPECT_EQ(text.error(), conf + ":1: Include: %c.conf has %c, and no ClusterName is set above it");
+}
+
+TEST_F(SlurmConfOnDisk, StopsAFileThatIncludesItself) {
+  const std::string conf = Write("slurm.conf", "Include slurm.conf\n");
+  const Result<std::string> text = ReadSlurmConf(conf);
+  ASSERT_FALSE(text);
+  EXPECT_TRUE(
+      Contains(text.error(), "Include: more than 16 files deep (does a file include itself?)"))
+      << text.error();
+  EXPECT_TRUE(text.error().rfind(conf + ":1: Include: ", 0) == 0) << text.error();
+}
+
+TEST(SlurmConfValue, ReadsTheLastLineOfAKeyInAnyCase) {
+  EXPECT_EQ(SlurmConfValue("statesavelocation = /old\nStateSaveLocation=/new # why\n",
+                           "StateSaveLocation"),
+            "/new");
+  EXPECT_EQ(SlurmConfValue("ClusterName=gh\n", "StateSaveLocation"), std::nullopt);
+}
+
+}  // namespace
+}  // namespace budget::cli
