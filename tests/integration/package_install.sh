@@ -105,7 +105,9 @@ trap 'exit 143' TERM
 section "build: the .debs"
 if ((${#given[@]} == 0)); then
   rm -f "$build"/"$plugins_pkg"*.deb
-  if ! cmake --build "$build" -j2 --target package >"$work/package.log" 2>&1; then
+  # One build of the folder at a time: scripts/test.sh builds the rest of it beside the scenarios.
+  if ! flock "$build/.build.lock" cmake --build "$build" -j2 --target package \
+    >"$work/package.log" 2>&1; then
     tail -n 30 "$work/package.log" >&2
     die "cmake --build $build --target package failed (configure with -DBUDGET_BUILD_PLUGIN=ON)"
   fi
