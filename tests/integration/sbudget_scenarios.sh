@@ -36,8 +36,14 @@ view_field() {
   "$sbudget" -A "$project" --json "$@" | jq -r ".[0]$path"
 }
 
-# Equal to the GPU-second: two GPUh amounts differ by less than half a GPU-second.
+# SVG JSON: equal to the GPU-second, two GPUh amounts differ by less than half a GPU-second;
+# where the JSON has null (a month without a minimal), the SVG's attribute is empty.
 same_gpuh() {
+  if [[ "$2" == null ]]; then
+    [[ -z "$1" ]] && return 0
+    echo "  ($1 != null)" >&2
+    return 1
+  fi
   awk_true "(($1) - ($2))^2 < (0.5 / 3600)^2" || {
     echo "  ($1 != $2)" >&2
     return 1
