@@ -20,6 +20,7 @@
 #include "cli_error.hpp"
 #include "commands.hpp"
 #include "plugin_paths.hpp"
+#include "slurm_conf_text.hpp"
 
 namespace budget::cli {
 
@@ -110,6 +111,38 @@ std::string Summary(const BudgetConfig& config) {
   return out;
 }
 
+// budget.conf's partitions against those of the slurm.conf slurmctld reads, when one can be
+// read here (a configless login node has none: budget.conf alone is checked). A partition
+// Slurm does not have is most likely a typo, and a job is never billed by it: a warning on
+// stderr. Slurm's partitions that budget.conf leaves out are listed after the summary: their
+// jobs are not billed and get FAIRSHARE 0, which a site may mean (a CPU partition).
+void CompareWithSlurmConf(const BudgetConfig& config) {
+  const std::string slurm_conf = SlurmConfPath();
+  const Result<std::string> text = ReadSlurmConf(slurm_conf);
+  if (!text) {
+    return;
+  }
+  const std::vector<std::string> in_slurm = SlurmConfPartitions(text.value());
+  for (const PartitionRate& p : config.partitions) {
+    if (std::find(in_slurm.begin(), in_slurm.end(), p.name) == in_slurm.end()) {
+      fmt::print(stderr,
+                 "sbudget: warning: {} declares partition {}, which {} does not have (names are "
+                 "case-sensitive): no job is billed by its line\n",
+                 config.path, p.name, slurm_conf);
+    }
+  }
+  std::string left_out;
+  for (const std::string& name : in_slurm) {
+    if (config.FindPartition(name) == nullptr) {
+      left_out += (left_out.empty() ? "" : ", ") + name;
+    }
+  }
+  if (!left_out.empty()) {
+    fmt::print("\n  not in budget.conf, so not billed and FAIRSHARE 0: {} (partitions of {})\n",
+               left_out, slurm_conf);
+  }
+}
+
 // LoadBudgetConfig's read failure is one line, `cannot read PATH: reason` (config.hpp); its
 // other errors are about the content.
 bool IsReadFailure(const std::string& error, const std::string& path) {
@@ -179,6 +212,7 @@ void AddCheckConfigCommand(CLI::App& app) {
       throw CLI::RuntimeError(kExitFailure);
     }
     fmt::print("{}", Summary(config.value()));
+    CompareWithSlurmConf(config.value());
   });
 }
 

@@ -3,10 +3,12 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <fstream>
 #include <sstream>
 #include <system_error>
+#include <utility>
 
 #include "budget/text.hpp"
 
@@ -102,6 +104,17 @@ Status AppendExpanded(const std::string& path, int depth, std::string& out) {
   return Ok();
 }
 
+// What follows '=' on a line whose first key is `key` (in any case), the comment cut and the
+// blanks around trimmed; nullopt on any other line.
+std::optional<std::string_view> AfterKey(std::string_view line, std::string_view key) {
+  line = Trim(line.substr(0, line.find('#')));
+  const std::size_t equals = line.find('=');
+  if (equals == std::string_view::npos || !EqualsIgnoreCase(Trim(line.substr(0, equals)), key)) {
+    return std::nullopt;
+  }
+  return Trim(line.substr(equals + 1));
+}
+
 }  // namespace
 
 Result<std::string> ReadSlurmConf(const std::string& path) {
@@ -116,20 +129,35 @@ std::optional<std::string> SlurmConfValue(std::string_view text, std::string_vie
   std::optional<std::string> found;
   LineCursor lines(text);
   while (lines.Next()) {
-    const std::string_view line = Trim(lines.line().substr(0, lines.line().find('#')));
-    const std::size_t equals = line.find('=');
-    if (equals == std::string_view::npos || !EqualsIgnoreCase(Trim(line.substr(0, equals)), key)) {
+    std::optional<std::string_view> value = AfterKey(lines.line(), key);
+    if (!value) {
       continue;
     }
-    std::string_view value = Trim(line.substr(equals + 1));
-    if (value.size() >= 2 && value.front() == '"') {
-      value = value.substr(1, value.find('"', 1) - 1);
+    if (value->size() >= 2 && value->front() == '"') {
+      value = value->substr(1, value->find('"', 1) - 1);
     } else {
-      value = value.substr(0, value.find_first_of(" \t"));
+      value = value->substr(0, value->find_first_of(" \t"));
     }
-    found = std::string(value);
+    found = std::string(*value);
   }
   return found;
+}
+
+std::vector<std::string> SlurmConfPartitions(std::string_view text) {
+  std::vector<std::string> names;
+  LineCursor lines(text);
+  while (lines.Next()) {
+    const std::optional<std::string_view> value = AfterKey(lines.line(), "PartitionName");
+    if (!value) {
+      continue;
+    }
+    std::string name(value->substr(0, value->find_first_of(" \t")));
+    if (!name.empty() && !EqualsIgnoreCase(name, "DEFAULT") &&
+        std::find(names.begin(), names.end(), name) == names.end()) {
+      names.push_back(std::move(name));
+    }
+  }
+  return names;
 }
 
 }  // namespace budget::cli

@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "budget/result.hpp"
 
@@ -21,5 +22,10 @@ Result<std::string> ReadSlurmConf(const std::string& path);
 // The value of `key` in slurm.conf's text: the last line "Key=value" (Slurm keeps the last),
 // the key in any case, the value up to a blank or '#', or between double quotes.
 std::optional<std::string> SlurmConfValue(std::string_view text, std::string_view key);
+
+// The partitions slurm.conf's text declares: the name of each line whose first key is
+// PartitionName, in file order, once each; "DEFAULT" (the defaults of the lines after it) is
+// not a partition.
+std::vector<std::string> SlurmConfPartitions(std::string_view text);
 
 }  // namespace budget::cli

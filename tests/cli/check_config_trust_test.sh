@@ -12,6 +12,8 @@ sbudget=$1
 source "$(dirname "${BASH_SOURCE[0]}")/equal_checks.sh"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# No slurm.conf to compare the partitions with: not this machine's.
+export SLURM_CONF=$work/no-slurm.conf
 # Runs check-config on FILE; sets code, out (stdout) and err (stderr).
 check_config() { # FILE
   code=0

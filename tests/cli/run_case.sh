@@ -10,7 +10,8 @@
 #                directory (tests/cli/), put first on PATH for this case only,
 #                in order; e.g. `data/fake-bin` to run its fake `sacct`
 #   NAME.env     optional: VAR=VALUE lines set in sbudget's environment for this
-#                case only, e.g. SLURM_CONF=data/plugin_paths/slurm.conf
+#                case only, e.g. SLURM_CONF=data/plugin_paths/slurm.conf (without it,
+#                SLURM_CONF names a file that does not exist, never this machine's)
 # --update writes what sbudget printed into those files instead of comparing
 # (review the diff before committing it).
 set -u
@@ -45,7 +46,9 @@ fi
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-PATH="$path_prefix$PATH" env "${environment[@]}" "$sbudget" "${args[@]}" \
+# No case reads this machine's slurm.conf: SLURM_CONF names none unless NAME.env sets it.
+PATH="$path_prefix$PATH" env SLURM_CONF=data/no-such-dir/slurm.conf "${environment[@]}" \
+  "$sbudget" "${args[@]}" \
   >"$work/stdout" 2>"$work/stderr"
 code=$?
 

@@ -6,6 +6,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <string>
+#include <vector>
 
 namespace budget::cli {
 namespace {
@@ -125,6 +127,18 @@ TEST(SlurmConfValue, ReadsTheLastLineOfAKeyInAnyCase) {
                            "StateSaveLocation"),
             "/new");
   EXPECT_EQ(SlurmConfValue("ClusterName=gh\n", "StateSaveLocation"), std::nullopt);
+}
+
+TEST(SlurmConfPartitions, ListsEachPartitionOnceInFileOrder) {
+  EXPECT_EQ(SlurmConfPartitions("PartitionName=DEFAULT State=UP\n"
+                                "PartitionName=normal Nodes=gh[1-4] Default=YES\n"
+                                "  partitionname = debug Nodes=gh1   # a comment\n"
+                                "# PartitionName=commented\n"
+                                "NodeName=gh[1-4] Partitions=none\n"
+                                "PartitionName=Low\r\n"
+                                "PartitionName=normal MaxTime=60\n"),
+            (std::vector<std::string>{"normal", "debug", "Low"}));
+  EXPECT_TRUE(SlurmConfPartitions("ClusterName=gh\n").empty());
 }
 
 }  // namespace
