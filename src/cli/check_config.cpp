@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -111,18 +112,36 @@ std::string Summary(const BudgetConfig& config) {
   return out;
 }
 
-// budget.conf's partitions against those of the slurm.conf slurmctld reads, when one can be
-// read here (a configless login node has none: budget.conf alone is checked). A partition
-// Slurm does not have is most likely a typo, and a job is never billed by it: a warning on
-// stderr. Slurm's partitions that budget.conf leaves out are listed after the summary: their
-// jobs are not billed and get FAIRSHARE 0, which a site may mean (a CPU partition).
-void CompareWithSlurmConf(const BudgetConfig& config) {
-  const std::string slurm_conf = SlurmConfPath();
-  const Result<std::string> text = ReadSlurmConf(slurm_conf);
-  if (!text) {
-    return;
+// What slurm.conf must say for the budgets to rank jobs: Slurm's defaults are priority/basic
+// and a fair-share weight of 0. Warnings, since budget.conf may be readied before the switch.
+void CheckPrioritySettings(std::string_view slurm_conf_text, const std::string& slurm_conf) {
+  const std::optional<std::string> type = SlurmConfValue(slurm_conf_text, "PriorityType");
+  if (type != "priority/budget") {
+    fmt::print(stderr,
+               "sbudget: warning: {} has {}: the budgets rank no job until it is "
+               "PriorityType=priority/budget\n",
+               slurm_conf,
+               type ? "PriorityType=" + *type : "no PriorityType (priority/basic by default)");
   }
-  const std::vector<std::string> in_slurm = SlurmConfPartitions(text.value());
+  const std::optional<std::string> weight =
+      SlurmConfValue(slurm_conf_text, "PriorityWeightFairshare");
+  if (!weight || weight->find_first_not_of('0') == std::string::npos) {
+    fmt::print(stderr,
+               "sbudget: warning: {} has {}: the budget factor adds nothing to a job's "
+               "priority\n",
+               slurm_conf,
+               weight ? "PriorityWeightFairshare=" + *weight
+                      : "no PriorityWeightFairshare (0 by default)");
+  }
+}
+
+// budget.conf's partitions against those of the slurm.conf: a partition Slurm does not have
+// is most likely a typo, and a job is never billed by it: a warning on stderr. Slurm's
+// partitions that budget.conf leaves out are listed after the summary: their jobs are not
+// billed and get FAIRSHARE 0, which a site may mean (a CPU partition).
+void ComparePartitions(const BudgetConfig& config, std::string_view slurm_conf_text,
+                       const std::string& slurm_conf) {
+  const std::vector<std::string> in_slurm = SlurmConfPartitions(slurm_conf_text);
   for (const PartitionRate& p : config.partitions) {
     if (std::find(in_slurm.begin(), in_slurm.end(), p.name) == in_slurm.end()) {
       fmt::print(stderr,
@@ -141,6 +160,18 @@ void CompareWithSlurmConf(const BudgetConfig& config) {
     fmt::print("\n  not in budget.conf, so not billed and FAIRSHARE 0: {} (partitions of {})\n",
                left_out, slurm_conf);
   }
+}
+
+// budget.conf against the slurm.conf slurmctld reads, when one can be read here (a configless
+// login node has none: budget.conf alone is checked).
+void CheckAgainstSlurmConf(const BudgetConfig& config) {
+  const std::string slurm_conf = SlurmConfPath();
+  const Result<std::string> text = ReadSlurmConf(slurm_conf);
+  if (!text) {
+    return;
+  }
+  CheckPrioritySettings(text.value(), slurm_conf);
+  ComparePartitions(config, text.value(), slurm_conf);
 }
 
 // LoadBudgetConfig's read failure is one line, `cannot read PATH: reason` (config.hpp); its
@@ -212,7 +243,7 @@ void AddCheckConfigCommand(CLI::App& app) {
       throw CLI::RuntimeError(kExitFailure);
     }
     fmt::print("{}", Summary(config.value()));
-    CompareWithSlurmConf(config.value());
+    CheckAgainstSlurmConf(config.value());
   });
 }
 
