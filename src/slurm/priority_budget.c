@@ -236,6 +236,10 @@ static void _read_weights(void)
 					    slurm_conf.priority_decay_hl);
 	}
 	slurm_mutex_unlock(&plugin_lock);
+	/* Slurm's default: a cluster switched from priority/basic keeps it. */
+	if (!slurm_conf.priority_weight_fs)
+		error("%s: PriorityWeightFairshare is 0: the budget factor "
+		      "adds nothing to a job's priority", plugin_type);
 }
 
 static time_t _get_last_ran(void)

@@ -18,7 +18,8 @@
 #   5. `scontrol reconfigure` with a broken budget.conf keeps the old one and logs why; with a
 #      good one, a job submitted before the next pass is ranked on the new budget;
 #   6. `scontrol reconfigure` with new TRES weights: sprio shows each job the TRES weights it
-#      was ranked with, the old ones until the next pass;
+#      was ranked with, the old ones until the next pass; with PriorityWeightFairshare=0 the
+#      log says the budget factor adds nothing;
 #   7. a ledger saved in the previous month is closed at startup with the right lost and
 #      rolled-over credit.
 # Stops every daemon it started, also on failure. Exits 0 when every check passes.
@@ -338,6 +339,14 @@ check "after it, the older job too ($old_rows)" \
 scancel "$old_job" "$new_job" "$blocker"
 sed -i 's|^PriorityWeightTRES=GRES/gpu=2000$|PriorityWeightTRES=GRES/gpu=1000|' "$slurm_conf"
 reload_budgets "slurm.conf taken back"
+# Slurm's default fair-share weight, 0, leaves the budgets ranking nothing: the log says so.
+sed -i "s|^PriorityWeightFairshare=$weight_fs\$|PriorityWeightFairshare=0|" "$slurm_conf"
+check "slurm.conf now weighs the fair-share factor 0" \
+  grep -q '^PriorityWeightFairshare=0$' "$slurm_conf"
+reconfigure_until_logged "the zero fair-share weight to be logged" \
+  "PriorityWeightFairshare is 0: the budget factor adds nothing to a job's priority"
+sed -i "s|^PriorityWeightFairshare=0\$|PriorityWeightFairshare=$weight_fs|" "$slurm_conf"
+reload_budgets "the fair-share weight taken back"
 
 section "7. a ledger saved in the previous month is closed at startup"
 cluster_stop_ctld
