@@ -21,9 +21,9 @@ namespace budget::cli {
 //     the line each month's window below is read against;
 //   - for every month (<g class="month" data-month data-expected data-minimal
 //     data-used data-lost data-rolled-over>, the month's own amounts as in the
-//     JSON history, empty where it has null): at its end, the window between where the cumulative
-//     usage had to reach to lose nothing (minimal) and the line (expected),
-//     the credit lost (red) and rolled over (orange);
+//     JSON history, empty where it has null): at its end, the window between
+//     where the cumulative usage had to reach to lose nothing (minimal) and the
+//     line (expected), the credit lost (red) and rolled over (orange);
 //   - a vertical line at now, the axes with month and GPUh ticks, a title and a legend.
 // Before the start (preparatory) only the line and the axes are drawn.
 std::string PlotSvg(const ProjectReport& report, UnixTime now, const TimeZone& zone);

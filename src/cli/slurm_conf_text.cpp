@@ -1,4 +1,5 @@
-// slurm.conf with its Include lines followed, and the value of one key in it.
+// slurm.conf with its Include lines followed, and what sbudget reads in it: a key's value,
+// the partitions.
 #include "slurm_conf_text.hpp"
 
 #include <fmt/core.h>
@@ -16,8 +17,8 @@ namespace budget::cli {
 
 namespace {
 
-// Slurm itself has no bound and recurses until it runs out of stack on a file that includes
-// itself; real sites nest one or two levels.
+// parse_config.c sets no bound, so a file that includes itself never ends there; sites nest
+// one or two levels.
 constexpr int kMaxIncludeDepth = 16;
 
 constexpr std::string_view kInclude = "include";
