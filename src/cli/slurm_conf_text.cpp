@@ -5,12 +5,9 @@
 #include <fmt/core.h>
 
 #include <algorithm>
-#include <cerrno>
-#include <fstream>
-#include <sstream>
-#include <system_error>
 #include <utility>
 
+#include "budget/read_file.hpp"
 #include "budget/text.hpp"
 
 namespace budget::cli {
@@ -57,20 +54,9 @@ std::string BesideIncluding(const std::string& name, const std::string& includin
   return (slash == std::string::npos ? std::string() : including_file.substr(0, slash + 1)) + name;
 }
 
-Result<std::string> ReadText(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) {
-    return Error{"cannot read " + path + ": " +
-                 std::error_code(errno, std::generic_category()).message()};
-  }
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 // Appends the text of `path`, its Includes followed, to `out`.
 Status AppendExpanded(const std::string& path, int depth, std::string& out) {
-  const Result<std::string> text = ReadText(path);
+  const Result<std::string> text = ReadTextFile(path);
   if (!text) {
     return Error{text.error()};
   }

@@ -3,15 +3,12 @@
 
 #include <algorithm>
 #include <array>
-#include <cerrno>
-#include <cstdio>
 #include <limits>
-#include <memory>
 #include <string>
-#include <system_error>
 #include <utility>
 
 #include "budget/civil_date.hpp"
+#include "budget/read_file.hpp"
 #include "budget/text.hpp"
 
 namespace budget {
@@ -806,26 +803,11 @@ Result<BudgetConfig> ParseBudgetConfig(std::string_view text, std::string_view f
 }
 
 Result<BudgetConfig> LoadBudgetConfig(const std::string& path) {
-  auto fail = [&path](int err) {
-    return Error{"cannot read " + path + ": " + std::generic_category().message(err)};
-  };
-  errno = 0;
-  const std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"),
-                                                             &std::fclose);
-  if (!file) {
-    return fail(errno);
+  const Result<std::string> text = ReadTextFile(path);
+  if (!text) {
+    return Error{text.error()};
   }
-  std::string text;
-  std::array<char, 8192> buffer{};
-  std::size_t n = 0;
-  while ((n = std::fread(buffer.data(), 1, buffer.size(), file.get())) > 0) {
-    text.append(buffer.data(), n);
-  }
-  // A directory opens fine on Linux and fails on the first read (EISDIR).
-  if (std::ferror(file.get()) != 0) {
-    return fail(errno != 0 ? errno : EIO);
-  }
-  return ParseBudgetConfig(text, path);
+  return ParseBudgetConfig(text.value(), path);
 }
 
 bool IsSlurmAccountName(std::string_view name) {

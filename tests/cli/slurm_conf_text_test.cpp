@@ -105,6 +105,14 @@ TEST_F(SlurmConfOnDisk, NamesEachIncludeOnTheWayToAFileThatCannotBeRead) {
                               "/b.conf: No such file or directory");
 }
 
+TEST_F(SlurmConfOnDisk, RefusesToIncludeADirectory) {
+  const std::string conf = Write("slurm.conf", "Include conf.d\n");
+  fs::create_directory(fs::path(dir_) / "conf.d");
+  const Result<std::string> text = ReadSlurmConf(conf);
+  ASSERT_FALSE(text);
+  EXPECT_EQ(text.error(), conf + ":1: Include: cannot read " + dir_ + "/conf.d: Is a directory");
+}
+
 TEST_F(SlurmConfOnDisk, RefusesPercentCWithoutAClusterNameAboveIt) {
   const std::string conf = Write("slurm.conf", "Include %c.conf\nClusterName=gh\n");
   const Result<std::string> text = ReadSlurmConf(conf);
