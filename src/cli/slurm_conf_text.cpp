@@ -54,22 +54,86 @@ std::string BesideIncluding(const std::string& name, const std::string& includin
   return (slash == std::string::npos ? std::string() : including_file.substr(0, slash + 1)) + name;
 }
 
-// Appends the text of `path`, its Includes followed, to `out`.
+// `line` up to its comment: the first '#' not escaped by an odd number of backslashes.
+std::string_view WithoutComment(std::string_view line) {
+  int backslashes = 0;
+  for (std::size_t at = 0; at < line.size(); ++at) {
+    if (line[at] == '#' && backslashes % 2 == 0) {
+      return line.substr(0, at);
+    }
+    backslashes = line[at] == '\\' ? backslashes + 1 : 0;
+  }
+  return line;
+}
+
+// Whether `line` ends, blanks aside, in an odd number of backslashes and so goes on on the
+// next line; if it does, cuts `line` before its last backslash.
+bool CutContinuation(std::string_view& line) {
+  const std::size_t last = line.find_last_not_of(" \t\r\n\v\f");
+  if (last == std::string_view::npos || line[last] != '\\') {
+    return false;
+  }
+  const std::size_t first = line.find_last_not_of('\\', last);
+  const std::size_t backslashes = first == std::string_view::npos ? last + 1 : last - first;
+  if (backslashes % 2 == 0) {
+    return false;
+  }
+  line = line.substr(0, last);
+  return true;
+}
+
+// `line` with each backslash taken as escaping the character after it: `\#` is `#`.
+std::string WithoutEscapes(std::string_view line) {
+  std::string out;
+  for (std::size_t at = 0; at < line.size(); ++at) {
+    if (line[at] == '\\' && ++at == line.size()) {
+      break;
+    }
+    out += line[at];
+  }
+  return out;
+}
+
+// Slurm's next line of `lines`: its comment cut, joined with the lines after it while it
+// ends in a backslash, escapes taken (parse_config.c's _get_next_line). Its number is that of
+// its first line, as Slurm's messages give it.
+bool NextSlurmLine(LineCursor& lines, std::string& line, int& number) {
+  if (!lines.Next()) {
+    return false;
+  }
+  number = lines.number();
+  std::string joined;
+  std::string_view part = WithoutComment(lines.line());
+  while (CutContinuation(part)) {
+    joined.append(part);
+    if (!lines.Next()) {
+      part = {};
+      break;
+    }
+    part = WithoutComment(lines.line());
+  }
+  joined.append(part);
+  line = WithoutEscapes(joined);
+  return true;
+}
+
+// Appends the lines of `path` as Slurm reads them, its Includes followed, to `out`.
 Status AppendExpanded(const std::string& path, int depth, std::string& out) {
   const Result<std::string> text = ReadTextFile(path);
   if (!text) {
     return Error{text.error()};
   }
   LineCursor lines(text.value());
-  while (lines.Next()) {
-    const std::string_view line = Trim(lines.line().substr(0, lines.line().find('#')));
-    const std::string_view name = IncludedName(line);
+  std::string line;
+  int number = 0;
+  while (NextSlurmLine(lines, line, number)) {
+    const std::string_view name = IncludedName(Trim(line));
     if (name.empty()) {
-      out.append(lines.line()).append("\n");
+      out.append(line).append("\n");
       continue;
     }
     const auto failed = [&](std::string_view why) {
-      return Error{fmt::format("{}:{}: Include: {}", path, lines.number(), why)};
+      return Error{fmt::format("{}:{}: Include: {}", path, number, why)};
     };
     if (depth == kMaxIncludeDepth) {
       return failed(
@@ -91,10 +155,10 @@ Status AppendExpanded(const std::string& path, int depth, std::string& out) {
   return Ok();
 }
 
-// What follows '=' on a line whose first key is `key` (in any case), the comment cut and the
-// blanks around trimmed; nullopt on any other line.
+// What follows '=' on a line whose first key is `key` (in any case), the blanks around it
+// trimmed; nullopt on any other line.
 std::optional<std::string_view> AfterKey(std::string_view line, std::string_view key) {
-  line = Trim(line.substr(0, line.find('#')));
+  line = Trim(line);
   const std::size_t equals = line.find('=');
   if (equals == std::string_view::npos || !EqualsIgnoreCase(Trim(line.substr(0, equals)), key)) {
     return std::nullopt;

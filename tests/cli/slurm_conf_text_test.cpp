@@ -81,11 +81,48 @@ TEST_F(SlurmConfOnDisk, ReplacesPercentCWithTheClusterNameInLowerCase) {
 }
 
 TEST_F(SlurmConfOnDisk, LeavesLinesThatOnlyLookLikeIncludes) {
-  const std::string text = "# Include missing.conf\nIncludeX=1\nInclude=2\n";
-  const std::string conf = Write("slurm.conf", text);
+  const std::string conf = Write("slurm.conf", "# Include missing.conf\nIncludeX=1\nInclude=2\n");
   const Result<std::string> read = ReadSlurmConf(conf);
   ASSERT_TRUE(read) << read.error();
-  EXPECT_EQ(read.value(), text);
+  EXPECT_EQ(read.value(), "\nIncludeX=1\nInclude=2\n");
+}
+
+TEST_F(SlurmConfOnDisk, CutsCommentsButNotAnEscapedHash) {
+  const std::string conf = Write("slurm.conf",
+                                 "StateSaveLocation=/srv/state # where\n"
+                                 "# StateSaveLocation=/commented\n"
+                                 "PriorityParameters=budget_conf=/srv/b\\#1.conf\n");
+  const Result<std::string> text = ReadSlurmConf(conf);
+  ASSERT_TRUE(text) << text.error();
+  EXPECT_EQ(text.value(),
+            "StateSaveLocation=/srv/state \n\nPriorityParameters=budget_conf=/srv/b#1.conf\n");
+  EXPECT_EQ(SlurmConfValue(text.value(), "StateSaveLocation"), "/srv/state");
+}
+
+TEST_F(SlurmConfOnDisk, JoinsALineEndingInABackslashWithTheNext) {
+  // As Slurm: blanks after the backslash do not matter, a backslash in a comment is cut
+  // with it, an even number of backslashes is escaped ones, and an error names the joined
+  // line's first.
+  const std::string conf = Write("slurm.conf",
+                                 "PartitionName=normal \\  \n"
+                                 "  Nodes=gh[1-4] \\\n"
+                                 "  Default=YES # a comment, so no more \\\n"
+                                 "PartitionName=low\\\\\n"
+                                 "Include \\\n"
+                                 "  missing.conf\n");
+  const Result<std::string> text = ReadSlurmConf(conf);
+  ASSERT_FALSE(text);
+  EXPECT_EQ(text.error(),
+            conf + ":5: Include: cannot read " + dir_ + "/missing.conf: No such file or directory");
+  Write("missing.conf", "PartitionName=debug\n");
+  const Result<std::string> joined = ReadSlurmConf(conf);
+  ASSERT_TRUE(joined) << joined.error();
+  EXPECT_EQ(joined.value(),
+            "PartitionName=normal   Nodes=gh[1-4]   Default=YES \n"
+            "PartitionName=low\\\n"
+            "PartitionName=debug\n");
+  EXPECT_EQ(SlurmConfPartitions(joined.value()),
+            (std::vector<std::string>{"normal", "low\\", "debug"}));
 }
 
 TEST_F(SlurmConfOnDisk, NamesTheFileAndLineOfAnIncludeThatCannotBeRead) {
@@ -131,7 +168,7 @@ TEST_F(SlurmConfOnDisk, StopsAFileThatIncludesItself) {
 }
 
 TEST(SlurmConfValue, ReadsTheLastLineOfAKeyInAnyCase) {
-  EXPECT_EQ(SlurmConfValue("statesavelocation = /old\nStateSaveLocation=/new # why\n",
+  EXPECT_EQ(SlurmConfValue("statesavelocation = /old\nStateSaveLocation=/new  Other=1\n",
                            "StateSaveLocation"),
             "/new");
   EXPECT_EQ(SlurmConfValue("ClusterName=gh\n", "StateSaveLocation"), std::nullopt);
@@ -140,8 +177,8 @@ TEST(SlurmConfValue, ReadsTheLastLineOfAKeyInAnyCase) {
 TEST(SlurmConfPartitions, ListsEachPartitionOnceInFileOrder) {
   EXPECT_EQ(SlurmConfPartitions("PartitionName=DEFAULT State=UP\n"
                                 "PartitionName=normal Nodes=gh[1-4] Default=YES\n"
-                                "  partitionname = debug Nodes=gh1   # a comment\n"
-                                "# PartitionName=commented\n"
+                                "  partitionname = debug Nodes=gh1\n"
+                                "\n"
                                 "NodeName=gh[1-4] Partitions=none\n"
                                 "PartitionName=Low\r\n"
                                 "PartitionName=normal MaxTime=60\n"),
