@@ -166,7 +166,7 @@ void ComparePartitions(const BudgetConfig& config, std::string_view slurm_conf_t
 // login node has none: budget.conf alone is checked).
 void CheckAgainstSlurmConf(const BudgetConfig& config) {
   const std::string slurm_conf = SlurmConfPath();
-  const Result<std::string> text = ReadSlurmConf(slurm_conf);
+  const Result<std::string>& text = SlurmConfText();
   if (!text) {
     return;
   }

@@ -47,13 +47,17 @@ std::string SlurmConfPath() {
   return given != nullptr && *given != '\0' ? given : "/etc/slurm/slurm.conf";
 }
 
+const Result<std::string>& SlurmConfText() {
+  static const Result<std::string> text = ReadSlurmConf(SlurmConfPath());
+  return text;
+}
+
 Result<PluginPaths> ReadPluginPaths() {
-  const std::string path = SlurmConfPath();
-  const Result<std::string> text = ReadSlurmConf(path);
+  const Result<std::string>& text = SlurmConfText();
   if (!text) {
     return Error{text.error()};
   }
-  return PluginPathsIn(text.value(), path);
+  return PluginPathsIn(text.value(), SlurmConfPath());
 }
 
 std::string BudgetConfOr(const std::string& given, std::string_view how_to_give) {

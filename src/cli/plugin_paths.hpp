@@ -30,6 +30,10 @@ PluginPaths PluginPathsIn(std::string_view slurm_conf_text, const std::string& s
 // /etc/slurm/slurm.conf.
 std::string SlurmConfPath();
 
+// SlurmConfPath()'s file as ReadSlurmConf returns it, read once: sbudget runs one command a
+// process, and a command that needs both the paths and the settings reads the file once.
+const Result<std::string>& SlurmConfText();
+
 // PluginPathsIn of SlurmConfPath()'s file and the files it includes, or an error naming the
 // file (and the Include line) and why it could not be read.
 Result<PluginPaths> ReadPluginPaths();
