@@ -11,10 +11,8 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
-#include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -23,6 +21,7 @@
 #include "budget/fairshare.hpp"
 #include "budget/job_records.hpp"
 #include "budget/ledger.hpp"
+#include "budget/read_file.hpp"
 #include "budget/state_file.hpp"
 #include "budget/usage_import.hpp"
 #include "cli_error.hpp"
@@ -62,13 +61,11 @@ std::shared_ptr<const BudgetConfig> LoadConfigOrFail(const std::string& path) {
 }
 
 std::vector<UsageImportRow> RowsFromCsv(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) {
-    Fail(fmt::format("cannot read {}", path));
+  const Result<std::string> text = ReadTextFile(path);
+  if (!text) {
+    Fail(text.error());
   }
-  std::stringstream text;
-  text << in.rdbuf();
-  auto rows = ParseUsageImport(text.str(), path);
+  auto rows = ParseUsageImport(text.value(), path);
   if (!rows) {
     Fail(rows.error());
   }

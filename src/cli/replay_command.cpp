@@ -21,6 +21,7 @@
 #include "budget/config.hpp"
 #include "budget/engine.hpp"
 #include "budget/ledger.hpp"
+#include "budget/read_file.hpp"
 #include "budget/replay.hpp"
 #include "budget/replay_trace.hpp"
 #include "budget/usage_import.hpp"
@@ -103,11 +104,11 @@ std::string ReadMaybeGzip(const std::string& path) {
 }
 
 std::string ReadPlain(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    Fail(fmt::format("cannot read {}: {}", path, std::strerror(errno)));
+  Result<std::string> text = ReadTextFile(path);
+  if (!text) {
+    Fail(text.error());
   }
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  return std::move(text).value();
 }
 
 void WriteFile(const std::string& path, const std::string& text) {
