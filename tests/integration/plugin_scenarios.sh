@@ -49,11 +49,6 @@ submissions_ranked_since() { # SKIP
   grep -o "$since_pattern" "$ctld_log" |
     awk -v skip="$1" 'NR > skip { on += $5; by += $12 } END { print on + 0, by + 0 }'
 }
-ledger_saved_since_stamp() { # STAMP: a save whose time is not STAMP's
-  local at
-  at=$(ledger_saved_at)
-  [[ -n "$at" && "$at" != "$1" ]]
-}
 submissions_counted() { # SKIP N: the lines after SKIP count N jobs or more
   local on by
   read -r on by < <(submissions_ranked_since "$1")

@@ -14,6 +14,7 @@
 #   ledger_json_field PROJECT FIELD    a field of `sbudget ledger show --json`
 #   ledger_saved_at [FILE]     the Unix time a ledger file (the ledger) says it was saved at
 #   ledger_saved_after T       the ledger file was saved at or after Unix time T
+#   ledger_saved_since_stamp S the ledger file was saved at a time other than S (a save since S)
 #   reconfigure_until_logged WHAT LINE
 #                              runs `scontrol reconfigure`, then waits (30 s) until slurmctld's
 #                              log holds LINE (fixed text) once more than before
@@ -107,6 +108,14 @@ ledger_saved_after() {
   local at
   at=$(ledger_saved_at)
   [[ -n "$at" ]] && ((at >= $1))
+}
+
+# A restarted slurmctld saves at once, in the second the stop's save may share: "after a
+# time" cannot tell the two apart, "not the stop's stamp" can.
+ledger_saved_since_stamp() {
+  local at
+  at=$(ledger_saved_at)
+  [[ -n "$at" && "$at" != "$1" ]]
 }
 
 reconfigure_until_logged() {
