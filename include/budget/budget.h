@@ -139,6 +139,19 @@ typedef enum {
 budget_partition_role budget_engine_partition_role(budget_engine *engine,
 						   const char *partition);
 
+/* Called by budget_engine_projects_without_account with each project found. */
+typedef void (*budget_account_fn)(const char *account, void *arg);
+
+/* Calls missing(account, arg) for each project of budget.conf, not ended at
+ * `now`, whose account is not among accounts[0..n-1] (the accounts Slurm
+ * has; NULL entries are skipped), in budget.conf's order: projects no job can
+ * be charged to. `missing` is called after the engine is released, so it may
+ * call the engine. BUDGET_E_INVALID for a NULL engine or missing, or NULL
+ * accounts with n > 0. */
+budget_status budget_engine_projects_without_account(
+	budget_engine *engine, const char *const *accounts, size_t n,
+	int64_t now, budget_account_fn missing, void *arg, budget_error *err);
+
 /* The weights of slurm.conf (PriorityWeight*, PriorityMaxAge, flags). */
 typedef struct {
 	uint32_t age, assoc, fairshare, jobsize, partition, qos;

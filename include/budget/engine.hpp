@@ -157,6 +157,12 @@ class Engine {
   // The user's decayed usage in the project; nullopt if never seen.
   std::optional<double> UserUsage(std::string_view account, std::string_view user);
   PartitionKind KindOfPartition(std::string_view partition) const;
+  // The projects of budget.conf, not ended at `now`, whose account is not
+  // among `accounts` (the accounts Slurm has), in budget.conf's order: a
+  // Project= line no job can be charged to, its name mistyped or its account
+  // not yet added. An ended project's account may go.
+  std::vector<std::string> ProjectsWithoutAccount(std::span<const std::string_view> accounts,
+                                                  UnixTime now) const;
 
   // The engine's generation at `now`, read without its mutex: nonzero when
   // `now` falls on the local date the engine was last asked about, on a day

@@ -409,6 +409,31 @@ budget_status budget_engine_user_usage(budget_engine* engine, const char* accoun
   });
 }
 
+budget_status budget_engine_projects_without_account(budget_engine* engine,
+                                                     const char* const* accounts, size_t n,
+                                                     int64_t now, budget_account_fn missing,
+                                                     void* arg, budget_error* err) {
+  return Guard(err, [&]() -> budget_status {
+    if (engine == nullptr || missing == nullptr || (accounts == nullptr && n > 0)) {
+      SetError(err,
+               "budget_engine_projects_without_account: engine, missing and accounts are "
+               "required");
+      return BUDGET_E_INVALID;
+    }
+    std::vector<std::string_view> known;
+    known.reserve(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      if (accounts[i] != nullptr) {
+        known.emplace_back(accounts[i]);
+      }
+    }
+    for (const std::string& account : engine->engine->ProjectsWithoutAccount(known, now)) {
+      missing(account.c_str(), arg);
+    }
+    return BUDGET_OK;
+  });
+}
+
 budget_partition_role budget_engine_partition_role(budget_engine* engine, const char* partition) {
   if (engine == nullptr || partition == nullptr) {
     return BUDGET_PARTITION_UNBUDGETED;

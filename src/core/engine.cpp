@@ -8,6 +8,7 @@
 #include <iterator>
 #include <optional>
 #include <string_view>
+#include <unordered_set>
 #include <utility>
 
 #include "budget/file_trust.hpp"
@@ -588,6 +589,19 @@ std::optional<double> Engine::UserUsage(std::string_view account, std::string_vi
   // ledger's map (a string compare per level) only for an account without one.
   const std::size_t index = FindLocked(account);
   return DecayedUsageOf(index != kNoProject ? UsageLocked(index) : ledger_.Find(account), user);
+}
+
+std::vector<std::string> Engine::ProjectsWithoutAccount(std::span<const std::string_view> accounts,
+                                                        UnixTime now) const {
+  const std::unordered_set<std::string_view> known(accounts.begin(), accounts.end());
+  std::vector<std::string> missing;
+  std::lock_guard lock(mutex_);
+  for (const ProjectTerms& terms : terms_) {
+    if (!known.contains(terms.account) && options_.zone.MidnightOf(terms.calendar.end()) > now) {
+      missing.push_back(terms.account);
+    }
+  }
+  return missing;
 }
 
 PartitionKind Engine::KindOfPartition(std::string_view partition) const {

@@ -464,6 +464,59 @@ static void test_ledger_round_trip_and_priority(void)
 	budget_engine_close(engine);
 }
 
+/* The accounts budget_engine_projects_without_account reported, joined. */
+static void collect_account(const char *account, void *arg)
+{
+	char *seen = arg;
+
+	strcat(seen, account);
+	strcat(seen, ";");
+}
+
+static void test_projects_without_account(void)
+{
+	budget_status status;
+	budget_engine *engine = open_engine(conf_path, &status);
+	const char *slurm_accounts[] = { "root", "alpha", NULL, "nobudget" };
+	const int64_t ended = JAN_1 + 365 * 86400; /* 2027-01-01, both ended */
+	budget_error err;
+	char seen[64] = "";
+
+	CHECK(status == BUDGET_OK);
+	if (!engine)
+		return;
+	CHECK(budget_engine_projects_without_account(
+		      engine, slurm_accounts, 4, JAN_15, collect_account, seen,
+		      &err) == BUDGET_OK);
+	CHECK(strcmp(seen, "beta;") == 0);
+	seen[0] = '\0';
+	CHECK(budget_engine_projects_without_account(
+		      engine, NULL, 0, JAN_15, collect_account, seen, &err) ==
+	      BUDGET_OK);
+	CHECK(strcmp(seen, "alpha;beta;") == 0); /* budget.conf's order */
+	seen[0] = '\0';
+	CHECK(budget_engine_projects_without_account(
+		      engine, NULL, 0, ended - 1, collect_account, seen,
+		      &err) == BUDGET_OK);
+	CHECK(strcmp(seen, "alpha;beta;") == 0); /* their last second */
+	seen[0] = '\0';
+	CHECK(budget_engine_projects_without_account(
+		      engine, NULL, 0, ended, collect_account, seen, &err) ==
+	      BUDGET_OK);
+	CHECK(strcmp(seen, "") == 0); /* an ended project's account may go */
+	CHECK(budget_engine_projects_without_account(
+		      engine, NULL, 1, JAN_15, collect_account, seen, &err) ==
+	      BUDGET_E_INVALID);
+	CHECK(budget_engine_projects_without_account(
+		      engine, slurm_accounts, 4, JAN_15, NULL, seen, &err) ==
+	      BUDGET_E_INVALID);
+	CHECK(budget_engine_projects_without_account(
+		      NULL, slurm_accounts, 4, JAN_15, collect_account, seen,
+		      &err) == BUDGET_E_INVALID);
+	CHECK(strstr(err.text, "projects_without_account") != NULL);
+	budget_engine_close(engine);
+}
+
 int main(int argc, char **argv)
 {
 	const char *dir = argc > 1 ? argv[1] : "c_api_scratch";
@@ -487,6 +540,7 @@ int main(int argc, char **argv)
 	test_bad_arguments();
 	test_bad_config_names_file_and_line();
 	test_long_error_is_cut_visibly();
+	test_projects_without_account();
 	test_ledger_round_trip_and_priority();
 
 	if (failures)

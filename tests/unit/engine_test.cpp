@@ -180,6 +180,24 @@ TEST_F(EngineLifecycle, StateOfFollowsTheLifecycleAndKnowsNoUnbudgetedAccount) {
   EXPECT_EQ(engine->StateOf("chem", At(2026, 4, 3)), ProjectState::kLow);
 }
 
+TEST_F(EngineLifecycle, ProjectsWithoutAccountAreThoseSlurmLacksUntilTheyEnd) {
+  Write(conf_,
+        std::string(kConf) +
+            "Project=phys Kind=large Credit=120000 Start=2026-01-01 PIs=a@uni.ch StorageTB=1 "
+            "StorageInodes=1000\n");
+  auto engine = Open(At(2026, 3, 20));
+  ASSERT_NE(engine, nullptr);
+  const std::vector<std::string_view> slurm = {"root", "phys", "ops"};
+  using Names = std::vector<std::string>;
+  // chem is preparatory until 1 April: its users may already run, at low priority.
+  EXPECT_EQ(engine->ProjectsWithoutAccount(slurm, At(2026, 3, 20)), Names{"chem"});
+  EXPECT_EQ(engine->ProjectsWithoutAccount({}, At(2026, 3, 20)), (Names{"chem", "phys"}));
+  // Its six months end on 1 October; then only its storage is left.
+  EXPECT_EQ(engine->ProjectsWithoutAccount({}, At(2026, 9, 30, 23, 59, 59)),
+            (Names{"chem", "phys"}));
+  EXPECT_EQ(engine->ProjectsWithoutAccount({}, At(2026, 10, 1)), Names{"phys"});
+}
+
 TEST_F(EngineLifecycle, CreateWorksOnAParsedConfigurationWithoutFiles) {
   auto config = ParseBudgetConfig(kConf, "inline.conf");
   ASSERT_TRUE(config.ok()) << config.error();
