@@ -36,14 +36,20 @@ class SlurmConfOnDisk : public ::testing::Test {
     return path.string();
   }
 
+  // What ReadSlurmConf reads of `path`; the test fails if it cannot.
+  static std::string ReadOk(const std::string& path) {
+    const Result<std::string> text = ReadSlurmConf(path);
+    EXPECT_TRUE(text) << text.error();
+    return text ? text.value() : std::string();
+  }
+
   std::string dir_;
 };
 
 TEST_F(SlurmConfOnDisk, ReadsAFileWithoutIncludesAsItIs) {
   const std::string conf = Write("slurm.conf", "ClusterName=gh\nStateSaveLocation=/srv/state\n");
-  const Result<std::string> text = ReadSlurmConf(conf);
-  ASSERT_TRUE(text) << text.error();
-  EXPECT_EQ(text.value(), "ClusterName=gh\nStateSaveLocation=/srv/state\n");
+  const std::string text = ReadOk(conf);
+  EXPECT_EQ(text, "ClusterName=gh\nStateSaveLocation=/srv/state\n");
 }
 
 TEST_F(SlurmConfOnDisk, PutsEachIncludedFileWhereItsLineStands) {
@@ -54,37 +60,33 @@ TEST_F(SlurmConfOnDisk, PutsEachIncludedFileWhereItsLineStands) {
                                  "PriorityType=priority/budget\n");
   Write("conf.d/state.conf", "StateSaveLocation=/second\nINCLUDE\tmore.conf\n");
   Write("conf.d/more.conf", "PriorityParameters=budget_conf=/srv/b.conf\n");
-  const Result<std::string> text = ReadSlurmConf(conf);
-  ASSERT_TRUE(text) << text.error();
-  EXPECT_EQ(text.value(),
+  const std::string text = ReadOk(conf);
+  EXPECT_EQ(text,
             "StateSaveLocation=/first\n"
             "StateSaveLocation=/second\n"
             "PriorityParameters=budget_conf=/srv/b.conf\n"
             "PriorityType=priority/budget\n");
-  EXPECT_EQ(SlurmConfValue(text.value(), "StateSaveLocation"), "/second");
+  EXPECT_EQ(SlurmConfValue(text, "StateSaveLocation"), "/second");
 }
 
 TEST_F(SlurmConfOnDisk, TakesAbsoluteNamesAsTheyAre) {
   const std::string state = Write("elsewhere/state.conf", "StateSaveLocation=/abs\n");
   const std::string conf = Write("etc/slurm.conf", "Include " + state + "\n");
-  const Result<std::string> text = ReadSlurmConf(conf);
-  ASSERT_TRUE(text) << text.error();
-  EXPECT_EQ(SlurmConfValue(text.value(), "StateSaveLocation"), "/abs");
+  const std::string text = ReadOk(conf);
+  EXPECT_EQ(SlurmConfValue(text, "StateSaveLocation"), "/abs");
 }
 
 TEST_F(SlurmConfOnDisk, ReplacesPercentCWithTheClusterNameInLowerCase) {
   const std::string conf = Write("slurm.conf", "ClusterName=GH200\nInclude %c/%c.conf\n");
   Write("gh200/gh200.conf", "StateSaveLocation=/per/cluster\n");
-  const Result<std::string> text = ReadSlurmConf(conf);
-  ASSERT_TRUE(text) << text.error();
-  EXPECT_EQ(SlurmConfValue(text.value(), "StateSaveLocation"), "/per/cluster");
+  const std::string text = ReadOk(conf);
+  EXPECT_EQ(SlurmConfValue(text, "StateSaveLocation"), "/per/cluster");
 }
 
 TEST_F(SlurmConfOnDisk, LeavesLinesThatOnlyLookLikeIncludes) {
   const std::string conf = Write("slurm.conf", "# Include missing.conf\nIncludeX=1\nInclude=2\n");
-  const Result<std::string> read = ReadSlurmConf(conf);
-  ASSERT_TRUE(read) << read.error();
-  EXPECT_EQ(read.value(), "\nIncludeX=1\nInclude=2\n");
+  const std::string read = ReadOk(conf);
+  EXPECT_EQ(read, "\nIncludeX=1\nInclude=2\n");
 }
 
 TEST_F(SlurmConfOnDisk, CutsCommentsButNotAnEscapedHash) {
@@ -92,11 +94,10 @@ TEST_F(SlurmConfOnDisk, CutsCommentsButNotAnEscapedHash) {
                                  "StateSaveLocation=/srv/state # where\n"
                                  "# StateSaveLocation=/commented\n"
                                  "PriorityParameters=budget_conf=/srv/b\\#1.conf\n");
-  const Result<std::string> text = ReadSlurmConf(conf);
-  ASSERT_TRUE(text) << text.error();
-  EXPECT_EQ(text.value(),
+  const std::string text = ReadOk(conf);
+  EXPECT_EQ(text,
             "StateSaveLocation=/srv/state \n\nPriorityParameters=budget_conf=/srv/b#1.conf\n");
-  EXPECT_EQ(SlurmConfValue(text.value(), "StateSaveLocation"), "/srv/state");
+  EXPECT_EQ(SlurmConfValue(text, "StateSaveLocation"), "/srv/state");
 }
 
 TEST_F(SlurmConfOnDisk, JoinsALineEndingInABackslashWithTheNext) {
@@ -115,14 +116,12 @@ TEST_F(SlurmConfOnDisk, JoinsALineEndingInABackslashWithTheNext) {
   EXPECT_EQ(text.error(),
             conf + ":5: Include: cannot read " + dir_ + "/missing.conf: No such file or directory");
   Write("missing.conf", "PartitionName=debug\n");
-  const Result<std::string> joined = ReadSlurmConf(conf);
-  ASSERT_TRUE(joined) << joined.error();
-  EXPECT_EQ(joined.value(),
+  const std::string joined = ReadOk(conf);
+  EXPECT_EQ(joined,
             "PartitionName=normal   Nodes=gh[1-4]   Default=YES \n"
             "PartitionName=low\\\n"
             "PartitionName=debug\n");
-  EXPECT_EQ(SlurmConfPartitions(joined.value()),
-            (std::vector<std::string>{"normal", "low\\", "debug"}));
+  EXPECT_EQ(SlurmConfPartitions(joined), (std::vector<std::string>{"normal", "low\\", "debug"}));
 }
 
 TEST_F(SlurmConfOnDisk, NamesTheFileAndLineOfAnIncludeThatCannotBeRead) {
