@@ -50,6 +50,7 @@
 #include "factors_answer.h"
 #include "hot_path.h"
 #include "job_prefetch.h"
+#include "project_accounts.h"
 #include "publish_usage.h"
 #include "slurm_usage.h"
 
@@ -80,6 +81,10 @@ static uint32_t calc_period = 300;
  * write lock, as weight_tres is; `weights_copied` is what it copied. */
 static budget_priority_weights *priority_weights = NULL;
 static budget_weights weights_copied;
+
+/* budget.conf was (re)loaded since its projects were last compared with
+ * Slurm's accounts (project_accounts.h). Under plugin_lock. */
+static bool accounts_unchecked = false;
 
 /* Usage is accounted up to this instant (job write lock held to change it). */
 static time_t last_ran = 0;
@@ -782,6 +787,27 @@ typedef struct {
 } pass_phases_t;
 
 /* Adds the time since *mark to *usec and moves the mark to now. */
+/* Asks the next pass to compare budget.conf's projects with Slurm's
+ * accounts. */
+static void _ask_accounts_check(void)
+{
+	slurm_mutex_lock(&plugin_lock);
+	accounts_unchecked = true;
+	slurm_mutex_unlock(&plugin_lock);
+}
+
+/* Whether this pass compares them: true once after each ask. */
+static bool _take_accounts_check(void)
+{
+	bool take;
+
+	slurm_mutex_lock(&plugin_lock);
+	take = accounts_unchecked;
+	accounts_unchecked = false;
+	slurm_mutex_unlock(&plugin_lock);
+	return take;
+}
+
 static void _lap(int64_t *usec, struct timespec *mark)
 {
 	*usec += _usec_since(mark);
@@ -821,6 +847,7 @@ static void _calc_pass(time_t now)
 	} submitted;
 	budget_error err;
 	struct timespec pass_start, mark, saving_at;
+	bool check_accounts;
 
 	clock_gettime(CLOCK_MONOTONIC, &pass_start);
 	mark = pass_start;
@@ -846,8 +873,11 @@ static void _calc_pass(time_t now)
 	if (budget_engine_advance(engine, now, &err))
 		error("%s: %s", plugin_type, err.text);
 	_lap(&phases.advance_usec, &mark);
+	check_accounts = _take_accounts_check();
 	assoc_mgr_lock(&publish_locks);
 	publish_usage(engine, now);
+	if (check_accounts && !report_projects_without_account(engine, now))
+		_ask_accounts_check();	/* no accounts yet */
 	assoc_mgr_unlock(&publish_locks);
 	_lap(&phases.publish_usec, &mark);
 
@@ -953,6 +983,7 @@ extern int init(void)
 
 	slurm_mutex_lock(&plugin_lock);
 	engine = opened;
+	accounts_unchecked = true;
 	last_ran = budget_engine_accounted_until(engine);
 	if (!last_ran)
 		last_ran = now;	/* a fresh ledger starts accounting now */
@@ -1061,8 +1092,10 @@ extern void priority_p_reconfig(bool assoc_clear)
 	if (budget_engine_reload(engine, conf_path, &err))
 		error("%s: %s rejected, keeping the last good budgets: %s",
 		      plugin_type, conf_path, err.text);
-	else
+	else {
 		info("%s: budgets reloaded from %s", plugin_type, conf_path);
+		_ask_accounts_check();
+	}
 	xfree(conf_path);
 
 	if (assoc_clear)

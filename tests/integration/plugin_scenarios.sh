@@ -19,9 +19,10 @@
 #      good one, a job submitted before the next pass is ranked on the new budget;
 #   6. `scontrol reconfigure` with new TRES weights: sprio shows each job the TRES weights it
 #      was ranked with, the old ones until the next pass; with PriorityWeightFairshare=0 the
-#      log says the budget factor adds nothing;
+#      log says the budget factor adds nothing; a project Slurm has no account for is logged
+#      by the first pass after the reload;
 #   7. a ledger saved in the previous month is closed at startup with the right lost and
-#      rolled-over credit.
+#      rolled-over credit; the project without an account is logged after the start too.
 # Stops every daemon it started, also on failure. Exits 0 when every check passes.
 set -euo pipefail
 
@@ -311,6 +312,10 @@ old_job=$(cluster_as u_on sbatch --parsable -A p_on -N4 --exclusive --gres=gpu:4
 wait_for 90 "a pass" ledger_saved_after "$(date +%s)"
 last_pass=$(ledger_saved_at)
 slurm_conf=$lc/etc/slurm.conf
+# The same reconfigure reloads budget.conf, now with a project Slurm has no account for (a
+# typo of p_ahead): the first pass after the reload names it, and no other.
+fixture_budget_conf "$work/budget.conf" p_behind p_on p_ahead p_close p_acct p_ahaed
+without_account="priority/budget: project p_ahaed has no Slurm account: no job can use its credit"
 sed -i 's|^PriorityWeightTRES=GRES/gpu=1000$|PriorityWeightTRES=GRES/gpu=2000|' "$slurm_conf"
 check "slurm.conf now weighs a GPU 2000" grep -q '^PriorityWeightTRES=GRES/gpu=2000$' "$slurm_conf"
 reload_budgets "slurm.conf reloaded"
@@ -331,6 +336,10 @@ wait_for 90 "the next pass" ledger_saved_after "$(($(date +%s) + 1))"
 old_rows=$(tres_rows "$old_job")
 check "after it, the older job too ($old_rows)" \
   test "$old_rows" = "normal|gres/gpu=1.00|gres/gpu=2000"
+check "the pass after the reload logs p_ahaed, which has no Slurm account" \
+  grep -qF "$without_account" "$ctld_log"
+check "and no project that has one ($(grep -c 'has no Slurm account' "$ctld_log") lines)" \
+  test "$(grep -c 'has no Slurm account' "$ctld_log")" = 1
 scancel "$old_job" "$new_job" "$blocker"
 sed -i 's|^PriorityWeightTRES=GRES/gpu=2000$|PriorityWeightTRES=GRES/gpu=1000|' "$slurm_conf"
 reload_budgets "slurm.conf taken back"
@@ -360,5 +369,7 @@ check "month $prev of p_close closed at start: used 3,000, lost 5,500, rolled ov
 wait_for 90 "a pass to publish the budget" sshare_has_shares p_close
 check "sshare: p_close RawShares = 10,000 + 1,500 rolled over" \
   test "$(sshare_field p_close '' RawShares)" = 11500
+check "the first pass after the start logs p_ahaed, which has no Slurm account" \
+  grep -qF "$without_account" "$ctld_log"
 
 summary
