@@ -145,9 +145,9 @@ typedef void (*budget_account_fn)(const char *account, void *arg);
 /* Calls missing(account, arg) for each project of budget.conf, not ended at
  * `now`, whose account is not among accounts[0..n-1] (the accounts Slurm
  * has; NULL entries are skipped), in budget.conf's order: projects no job can
- * be charged to. `missing` is called after the engine is released, so it may
- * call the engine. BUDGET_E_INVALID for a NULL engine or missing, or NULL
- * accounts with n > 0. */
+ * be charged to. `missing` is called after the engine's lock is released, so
+ * it may call the engine. BUDGET_E_INVALID for a NULL engine or missing, or
+ * NULL accounts with n > 0. */
 budget_status budget_engine_projects_without_account(
 	budget_engine *engine, const char *const *accounts, size_t n,
 	int64_t now, budget_account_fn missing, void *arg, budget_error *err);

@@ -786,7 +786,6 @@ typedef struct {
 	int64_t publish_usec;	/* into assoc_mgr, its lock wait included */
 } pass_phases_t;
 
-/* Adds the time since *mark to *usec and moves the mark to now. */
 /* Asks the next pass to compare budget.conf's projects with Slurm's
  * accounts. */
 static void _ask_accounts_check(void)
@@ -808,6 +807,7 @@ static bool _take_accounts_check(void)
 	return take;
 }
 
+/* Adds the time since *mark to *usec and moves the mark to now. */
 static void _lap(int64_t *usec, struct timespec *mark)
 {
 	*usec += _usec_since(mark);
