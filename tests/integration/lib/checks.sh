@@ -61,6 +61,9 @@ wait_for() {
     fi
     sleep 1
   done
+  # Where a suite's time goes: most of it is waits like these for a pass, a minute apart.
+  local waited=$((SECONDS + secs - deadline))
+  ((waited < 10)) || echo "     (waited ${waited} s for $what)"
 }
 
 awk_true() {
