@@ -5,7 +5,9 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <utility>
 
+#include "budget/read_file.hpp"
 #include "commands.hpp"
 
 namespace budget::cli {
@@ -13,6 +15,14 @@ namespace budget::cli {
 void Fail(const std::string& message) {
   fmt::print(stderr, "sbudget: error: {}\n", message);
   throw CLI::RuntimeError(kExitFailure);
+}
+
+std::string ReadFileOrFail(const std::string& path) {
+  Result<std::string> text = ReadTextFile(path);
+  if (!text) {
+    Fail(text.error());
+  }
+  return std::move(text).value();
 }
 
 }  // namespace budget::cli

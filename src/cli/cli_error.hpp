@@ -9,4 +9,7 @@ namespace budget::cli {
 // main() turns into the exit status: the command ran and found a problem.
 [[noreturn]] void Fail(const std::string& message);
 
+// The bytes of the file at `path` (ReadTextFile), or Fail with "cannot read PATH: reason".
+std::string ReadFileOrFail(const std::string& path);
+
 }  // namespace budget::cli

@@ -21,7 +21,6 @@
 #include "budget/fairshare.hpp"
 #include "budget/job_records.hpp"
 #include "budget/ledger.hpp"
-#include "budget/read_file.hpp"
 #include "budget/state_file.hpp"
 #include "budget/usage_import.hpp"
 #include "cli_error.hpp"
@@ -61,11 +60,7 @@ std::shared_ptr<const BudgetConfig> LoadConfigOrFail(const std::string& path) {
 }
 
 std::vector<UsageImportRow> RowsFromCsv(const std::string& path) {
-  const Result<std::string> text = ReadTextFile(path);
-  if (!text) {
-    Fail(text.error());
-  }
-  auto rows = ParseUsageImport(text.value(), path);
+  auto rows = ParseUsageImport(ReadFileOrFail(path), path);
   if (!rows) {
     Fail(rows.error());
   }

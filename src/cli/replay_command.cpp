@@ -21,7 +21,6 @@
 #include "budget/config.hpp"
 #include "budget/engine.hpp"
 #include "budget/ledger.hpp"
-#include "budget/read_file.hpp"
 #include "budget/replay.hpp"
 #include "budget/replay_trace.hpp"
 #include "budget/usage_import.hpp"
@@ -101,14 +100,6 @@ std::string ReadMaybeGzip(const std::string& path) {
   }
   gzclose(file);
   return text;
-}
-
-std::string ReadPlain(const std::string& path) {
-  Result<std::string> text = ReadTextFile(path);
-  if (!text) {
-    Fail(text.error());
-  }
-  return std::move(text).value();
 }
 
 void WriteFile(const std::string& path, const std::string& text) {
@@ -217,7 +208,7 @@ CivilDate StartOf(const ReplayCliOptions& o, const Trace& trace) {
 // the first submission.
 Ledger LedgerFromUsage(const std::string& path, const BudgetConfig& config, const TimeZone& zone,
                        UnixTime now, std::int64_t half_life) {
-  Result<std::vector<UsageImportRow>> rows = ParseUsageImport(ReadPlain(path), path);
+  Result<std::vector<UsageImportRow>> rows = ParseUsageImport(ReadFileOrFail(path), path);
   if (!rows.ok()) {
     FailWithLines(rows.error());
   }
@@ -289,14 +280,14 @@ void RunReplay(const ReplayCliOptions& o) {
         fmt::format("{} generated (credit: demand over {} trace month{})", o.projects,
                     generated.value().trace_months, generated.value().trace_months == 1 ? "" : "s");
   } else {
-    Result<BudgetConfig> loaded = ParseBudgetConfig(ReadPlain(o.config), o.config);
+    Result<BudgetConfig> loaded = ParseBudgetConfig(ReadFileOrFail(o.config), o.config);
     if (!loaded.ok()) {
       FailWithLines(loaded.error());
     }
     config = std::move(loaded).value();
     run.projects = o.config;
     if (!o.map.empty()) {
-      const Result<ProjectMap> map = ParseProjectMap(ReadPlain(o.map), o.map);
+      const Result<ProjectMap> map = ParseProjectMap(ReadFileOrFail(o.map), o.map);
       if (!map.ok()) {
         FailWithLines(map.error());
       }
