@@ -20,15 +20,41 @@ constexpr int kMaxIncludeDepth = 16;
 
 constexpr std::string_view kInclude = "include";
 
-// FILE of an "Include FILE" line, else empty.
-std::string_view IncludedName(std::string_view line) {
+// What follows "Include" and a blank when `line` starts so, in any case; nullopt otherwise.
+std::optional<std::string_view> AfterInclude(std::string_view line) {
   if (line.size() <= kInclude.size() ||
       !EqualsIgnoreCase(line.substr(0, kInclude.size()), kInclude) ||
       (line[kInclude.size()] != ' ' && line[kInclude.size()] != '\t')) {
+    return std::nullopt;
+  }
+  return Trim(line.substr(kInclude.size()));
+}
+
+// An Include line as parse_config.c's _parse_include_directive reads it: "Include" at the very
+// start of the line, then one file name. What else slurmctld refuses there (blanks before
+// "Include" make the line a key without '='; a second word is text left over) is an error here
+// too, so that sbudget never reads a slurm.conf slurmctld would not start with.
+struct IncludeLine {
+  std::string_view file;  // empty: not an Include line
+  std::string_view error;
+};
+
+IncludeLine ReadIncludeLine(std::string_view line) {
+  const std::optional<std::string_view> after = AfterInclude(line);
+  if (!after) {
+    if (AfterInclude(Trim(line))) {
+      return {{}, "blanks before Include (slurmctld refuses the line: a parse error)"};
+    }
     return {};
   }
-  const std::string_view name = Trim(line.substr(kInclude.size()));
-  return name.substr(0, name.find_first_of(" \t"));
+  if (after->empty()) {
+    return {{}, "no file name after Include"};
+  }
+  const std::string_view file = after->substr(0, after->find_first_of(" \t"));
+  if (file.size() != after->size()) {
+    return {{}, "more than one word after Include (slurmctld refuses the line: a parse error)"};
+  }
+  return {file, {}};
 }
 
 // `name` with each %c replaced by the cluster's name in lower case.
@@ -127,19 +153,22 @@ Status AppendExpanded(const std::string& path, int depth, std::string& out) {
   std::string line;
   int number = 0;
   while (NextSlurmLine(lines, line, number)) {
-    const std::string_view name = IncludedName(Trim(line));
-    if (name.empty()) {
-      out.append(line).append("\n");
-      continue;
-    }
+    const IncludeLine include = ReadIncludeLine(line);
     const auto failed = [&](std::string_view why) {
       return Error{fmt::format("{}:{}: Include: {}", path, number, why)};
     };
+    if (!include.error.empty()) {
+      return failed(include.error);
+    }
+    if (include.file.empty()) {
+      out.append(line).append("\n");
+      continue;
+    }
     if (depth == kMaxIncludeDepth) {
       return failed(
           fmt::format("more than {} files deep (does a file include itself?)", kMaxIncludeDepth));
     }
-    std::string file(name);
+    std::string file(include.file);
     if (file.find("%c") != std::string::npos) {
       const std::optional<std::string> cluster = SlurmConfValue(out, "ClusterName");
       if (!cluster) {

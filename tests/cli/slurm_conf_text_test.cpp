@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace budget::cli {
@@ -154,6 +155,26 @@ TEST_F(SlurmConfOnDisk, RefusesPercentCWithoutAClusterNameAboveIt) {
   const Result<std::string> text = ReadSlurmConf(conf);
   ASSERT_FALSE(text);
   EXPECT_EQ(text.error(), conf + ":1: Include: %c.conf has %c, and no ClusterName is set above it");
+}
+
+TEST_F(SlurmConfOnDisk, RefusesTheIncludeLinesSlurmctldRefuses) {
+  Write("nodes.conf", "NodeName=gh[1-4]\n");
+  const std::pair<std::string, std::string> cases[] = {
+      {"  Include nodes.conf\n",
+       "blanks before Include (slurmctld refuses the line: a parse error)"},
+      {"Include nodes.conf more.conf\n",
+       "more than one word after Include (slurmctld refuses the line: a parse error)"},
+      {"Include   # a file to come\n", "no file name after Include"},
+  };
+  for (const auto& [line, why] : cases) {
+    const std::string conf = Write("slurm.conf", "ClusterName=gh\n" + line);
+    const Result<std::string> text = ReadSlurmConf(conf);
+    ASSERT_FALSE(text) << line;
+    EXPECT_EQ(text.error(), conf + ":2: Include: " + why);
+  }
+  // What it accepts: blanks after the file name, and a tab after Include.
+  const std::string conf = Write("slurm.conf", "ClusterName=gh\nInclude\tnodes.conf  \n");
+  EXPECT_EQ(ReadOk(conf), "ClusterName=gh\nNodeName=gh[1-4]\n");
 }
 
 TEST_F(SlurmConfOnDisk, StopsAFileThatIncludesItself) {
