@@ -86,6 +86,10 @@ static budget_weights weights_copied;
  * Slurm's accounts (project_accounts.h). Under plugin_lock. */
 static bool accounts_unchecked = false;
 
+/* A reload of budget.conf asked for a pass before the next period's
+ * (_ask_pass). Under plugin_lock. */
+static bool pass_asked = false;
+
 /* Usage is accounted up to this instant (job write lock held to change it). */
 static time_t last_ran = 0;
 
@@ -795,6 +799,19 @@ static void _ask_accounts_check(void)
 	slurm_mutex_unlock(&plugin_lock);
 }
 
+/* Wakes the calc thread for a pass now rather than at the next period, so
+ * that a reload's budgets hold, release and rank the pending jobs within
+ * seconds of `scontrol reconfigure`, not up to PriorityCalcPeriod later. The
+ * caller may hold slurmctld's locks (reconfig(false)): the calc thread never
+ * waits for them while it holds plugin_lock. */
+static void _ask_pass(void)
+{
+	slurm_mutex_lock(&plugin_lock);
+	pass_asked = true;
+	slurm_cond_signal(&calc_cond);
+	slurm_mutex_unlock(&plugin_lock);
+}
+
 /* Whether this pass compares them: true once after each ask. */
 static bool _take_accounts_check(void)
 {
@@ -924,13 +941,18 @@ static void *_calc_thread(void *arg)
 	deadline.tv_sec = time(NULL);
 	slurm_mutex_lock(&plugin_lock);
 	while (!plugin_shutdown) {
+		/* Cleared before the pass: a reload during it asks for one
+		 * more, which reads the new budgets. */
+		pass_asked = false;
 		slurm_mutex_unlock(&plugin_lock);
 		_calc_pass(time(NULL));
 		slurm_mutex_lock(&plugin_lock);
 
-		/* Absolute deadlines: the schedule does not drift. */
-		deadline.tv_sec += calc_period;
-		while (!plugin_shutdown &&
+		/* Absolute deadlines: the schedule does not drift, and a pass
+		 * a reload asked for in between does not move it. */
+		if (deadline.tv_sec <= time(NULL))
+			deadline.tv_sec += calc_period;
+		while (!plugin_shutdown && !pass_asked &&
 		       (pthread_cond_timedwait(&calc_cond, &plugin_lock,
 					       &deadline) != ETIMEDOUT))
 			;
@@ -1095,6 +1117,7 @@ extern void priority_p_reconfig(bool assoc_clear)
 	else {
 		info("%s: budgets reloaded from %s", plugin_type, conf_path);
 		_ask_accounts_check();
+		_ask_pass();
 	}
 	xfree(conf_path);
 
