@@ -20,6 +20,11 @@ constexpr int kMaxIncludeDepth = 16;
 
 constexpr std::string_view kInclude = "include";
 
+// `text` up to its first blank: a value, or a file name, as slurm.conf ends them.
+std::string_view FirstWord(std::string_view text) {
+  return text.substr(0, text.find_first_of(" \t"));
+}
+
 // What follows "Include" and a blank when `line` starts so, in any case; nullopt otherwise.
 std::optional<std::string_view> AfterInclude(std::string_view line) {
   if (line.size() <= kInclude.size() ||
@@ -50,7 +55,7 @@ IncludeLine ReadIncludeLine(std::string_view line) {
   if (after->empty()) {
     return {{}, "no file name after Include"};
   }
-  const std::string_view file = after->substr(0, after->find_first_of(" \t"));
+  const std::string_view file = FirstWord(*after);
   if (file.size() != after->size()) {
     return {{}, "more than one word after Include (slurmctld refuses the line: a parse error)"};
   }
@@ -216,7 +221,7 @@ std::optional<std::string> SlurmConfValue(std::string_view text, std::string_vie
     if (value->size() >= 2 && value->front() == '"') {
       value = value->substr(1, value->find('"', 1) - 1);
     } else {
-      value = value->substr(0, value->find_first_of(" \t"));
+      value = FirstWord(*value);
     }
     found = std::string(*value);
   }
@@ -231,7 +236,7 @@ std::vector<std::string> SlurmConfPartitions(std::string_view text) {
     if (!value) {
       continue;
     }
-    std::string name(value->substr(0, value->find_first_of(" \t")));
+    std::string name(FirstWord(*value));
     if (!name.empty() && !EqualsIgnoreCase(name, "DEFAULT") &&
         std::find(names.begin(), names.end(), name) == names.end()) {
       names.push_back(std::move(name));
