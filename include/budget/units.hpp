@@ -17,6 +17,9 @@ inline constexpr GpuSeconds kGpuSecondsPerGpuHour = 3600;
 // every function that depends on time takes `now` as an argument.
 using UnixTime = std::int64_t;
 
+// A UTC day: Unix time counts no leap seconds.
+inline constexpr UnixTime kSecondsPerDay = 86400;
+
 constexpr GpuSeconds GpuHours(std::int64_t gpu_hours) { return gpu_hours * kGpuSecondsPerGpuHour; }
 
 constexpr double ToGpuHours(GpuSeconds s) {

@@ -10,6 +10,8 @@
 #include <system_error>
 #include <vector>
 
+#include "budget/units.hpp"
+
 namespace budget::cli {
 
 namespace {

@@ -7,8 +7,6 @@
 
 namespace budget::cli {
 
-inline constexpr std::int64_t kSecondsPerDay = 86400;
-
 // Seconds of a duration (>= 0) given as:
 //   - Slurm's time forms, as slurm.conf and `scontrol show config` write them: "D-H",
 //     "D-H:M", "D-H:M:S", "H:M:S", "M:S" (PriorityDecayHalfLife=7-0 is 7 days);

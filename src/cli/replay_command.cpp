@@ -23,6 +23,7 @@
 #include "budget/ledger.hpp"
 #include "budget/replay.hpp"
 #include "budget/replay_trace.hpp"
+#include "budget/units.hpp"
 #include "budget/usage_import.hpp"
 #include "cli_error.hpp"
 #include "commands.hpp"

@@ -10,11 +10,10 @@
 
 #include "budget/billing.hpp"
 #include "budget/civil_date.hpp"
+#include "budget/units.hpp"
 
 namespace budget::cli {
 namespace {
-
-constexpr std::int64_t kSecondsPerDay = 86400;
 
 double Gpuh(GpuSeconds s) { return ToGpuHours(s); }
 double Chf(Centimes c) { return static_cast<double>(c) / 100.0; }

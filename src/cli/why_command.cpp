@@ -14,6 +14,7 @@
 
 #include "budget/civil_date.hpp"
 #include "budget/fairshare.hpp"
+#include "budget/units.hpp"
 #include "cli_error.hpp"
 #include "commands.hpp"
 #include "instant.hpp"
@@ -24,7 +25,6 @@
 namespace budget::cli {
 namespace {
 
-constexpr double kSecondsPerDay = 86400;
 // How many of the jobs ahead are listed.
 constexpr std::size_t kMaxListed = 10;
 

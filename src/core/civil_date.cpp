@@ -7,11 +7,11 @@
 #include <mutex>
 #include <unordered_map>
 
+#include "budget/units.hpp"
+
 namespace budget {
 
 namespace {
-
-constexpr UnixTime kSecondsPerDay = 86400;
 
 bool IsLeapYear(int year) { return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0; }
 

@@ -15,6 +15,7 @@
 #include "budget/same_name.hpp"
 #include "budget/state_file.hpp"
 #include "budget/text.hpp"
+#include "budget/units.hpp"
 
 namespace budget {
 
@@ -476,7 +477,7 @@ ProjectView Engine::ComputeViewLocked(std::size_t project, UnixTime now) {
   // A day of 24 hours has no clock change: every instant between its two
   // midnights falls on it, so SteadyGeneration may trust them. Any other day
   // publishes no bounds.
-  if (constexpr UnixTime kSecondsPerDay = 86400; ends - begins != kSecondsPerDay) {
+  if (ends - begins != kSecondsPerDay) {
     begins = ends = 0;
   }
   const std::uint64_t generation = GenerationLocked();

@@ -10,13 +10,13 @@
 
 #include "budget/billing.hpp"
 #include "budget/text.hpp"
+#include "budget/units.hpp"
 
 namespace budget {
 namespace {
 
 constexpr std::size_t kFieldCount = 8;
 constexpr std::int64_t kMilli = 1000;
-constexpr std::int64_t kSecondsPerDay = 86'400;
 
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
