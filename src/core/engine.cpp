@@ -8,10 +8,10 @@
 #include <iterator>
 #include <optional>
 #include <string_view>
-#include <unordered_set>
 #include <utility>
 
 #include "budget/file_trust.hpp"
+#include "budget/project_accounts.hpp"
 #include "budget/same_name.hpp"
 #include "budget/state_file.hpp"
 #include "budget/text.hpp"
@@ -594,15 +594,8 @@ std::optional<double> Engine::UserUsage(std::string_view account, std::string_vi
 
 std::vector<std::string> Engine::ProjectsWithoutAccount(std::span<const std::string_view> accounts,
                                                         UnixTime now) const {
-  const std::unordered_set<std::string_view> known(accounts.begin(), accounts.end());
-  std::vector<std::string> missing;
   std::lock_guard lock(mutex_);
-  for (const ProjectTerms& terms : terms_) {
-    if (!known.contains(terms.account) && options_.zone.MidnightOf(terms.calendar.end()) > now) {
-      missing.push_back(terms.account);
-    }
-  }
-  return missing;
+  return budget::ProjectsWithoutAccount(*config_, accounts, options_.zone, now);
 }
 
 PartitionKind Engine::KindOfPartition(std::string_view partition) const {
