@@ -9,18 +9,23 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "budget/billing.hpp"
 #include "budget/civil_date.hpp"
 #include "budget/config.hpp"
 #include "budget/file_trust.hpp"
+#include "budget/project_accounts.hpp"
 #include "budget/result.hpp"
 #include "budget/schedule.hpp"
+#include "budget/text.hpp"
 #include "budget/units.hpp"
 #include "cli_error.hpp"
 #include "commands.hpp"
+#include "instant.hpp"
 #include "plugin_paths.hpp"
+#include "run_command.hpp"
 #include "slurm_conf_text.hpp"
 
 namespace budget::cli {
@@ -174,6 +179,39 @@ void CheckAgainstSlurmConf(const BudgetConfig& config) {
   ComparePartitions(config, text.value(), slurm_conf);
 }
 
+// budget.conf's projects against the accounts slurmdbd has, as sacctmgr lists them: a project
+// not ended without an account is a credit no job can use (Slurm refuses the jobs of an account
+// it does not know), a typo most likely. Warnings, like the plugin's log line at its first pass
+// after a load. Fails if sacctmgr does (slurmdbd not reached): nothing was compared.
+void CompareAccounts(const BudgetConfig& config, UnixTime now) {
+  const CommandOutput sacctmgr =
+      RunCommand({"sacctmgr", "-n", "-P", "show", "account", "format=account"});
+  if (sacctmgr.exit_status != 0) {
+    Fail(fmt::format(
+        "sacctmgr failed with exit status {}: the projects were not compared with slurmdbd's "
+        "accounts",
+        sacctmgr.exit_status));
+  }
+  const std::vector<std::string> listed = SplitLines(sacctmgr.out);
+  std::vector<std::string_view> accounts;
+  accounts.reserve(listed.size());
+  for (const std::string& line : listed) {
+    accounts.push_back(Trim(line));
+  }
+  const std::vector<std::string> missing =
+      ProjectsWithoutAccount(config, accounts, TimeZone::Local(), now);
+  for (const std::string& project : missing) {
+    fmt::print(stderr,
+               "sbudget: warning: {} declares project {}, which slurmdbd has no account for: no "
+               "job can use its credit (sacctmgr add account {}, or correct its Project= line)\n",
+               config.path, project, project);
+  }
+  fmt::print("\n  accounts (sacctmgr): {}\n",
+             missing.empty() ? "every project not ended has one"
+                             : fmt::format("{} project{} not ended without one", missing.size(),
+                                           missing.size() == 1 ? "" : "s"));
+}
+
 // LoadBudgetConfig's read failure is one line, `cannot read PATH: reason` (config.hpp); its
 // other errors are about the content.
 bool IsReadFailure(const std::string& error, const std::string& path) {
@@ -212,7 +250,17 @@ void AddCheckConfigCommand(CLI::App& app) {
   // it, instead of CLI11's "argument was not expected: --config".
   auto config_value = std::make_shared<std::string>();
   CLI::Option* config_option = cmd->add_option("--config", *config_value)->group("");
-  cmd->callback([path, config_value, config_option] {
+  auto accounts = std::make_shared<bool>(false);
+  CLI::Option* accounts_flag =
+      cmd->add_flag("--accounts", *accounts,
+                    "Also ask slurmdbd (sacctmgr) for its accounts and warn of each project, not "
+                    "ended, that has none");
+  auto at = std::make_shared<std::string>();
+  cmd->add_option("--at", *at,
+                  "With --accounts, the time that decides which projects have ended (default: "
+                  "now)")
+      ->needs(accounts_flag);
+  cmd->callback([path, config_value, config_option, accounts, at] {
     if (config_option->count() > 0) {
       throw CLI::ValidationError(kCheckConfigTakesTheFile);
     }
@@ -244,6 +292,9 @@ void AddCheckConfigCommand(CLI::App& app) {
     }
     fmt::print("{}", Summary(config.value()));
     CheckAgainstSlurmConf(config.value());
+    if (*accounts) {
+      CompareAccounts(config.value(), ParseInstant(*at, TimeZone::Local()));
+    }
   });
 }
 

@@ -20,7 +20,8 @@
 #   6. `scontrol reconfigure` with new TRES weights: sprio shows each job the TRES weights it
 #      was ranked with (a job ranked before the reload, the old ones or, once re-ranked, the
 #      new); the reload asks for a pass, which runs within seconds, not a period later, and
-#      re-ranks every job; it logs the project Slurm has no account for; with
+#      re-ranks every job; it logs the project Slurm has no account for, which
+#      `sbudget check-config --accounts` finds first from sacctmgr; with
 #      PriorityWeightFairshare=0 the log says the budget factor adds nothing;
 #   7. a ledger saved in the previous month is closed at startup with the right lost and
 #      rolled-over credit; the project without an account is logged after the start too.
@@ -317,6 +318,13 @@ slurm_conf=$lc/etc/slurm.conf
 # typo of p_ahead): the pass after the reload names it, and no other.
 fixture_budget_conf "$work/budget.conf" p_behind p_on p_ahead p_close p_acct p_ahaed
 without_account="priority/budget: project p_ahaed has no Slurm account: no job can use its credit"
+# sbudget finds it first, from the real sacctmgr; a warning, the exit status 0.
+rc=0
+out=$("$sbudget" check-config --accounts "$work/budget.conf" 2>&1) || rc=$?
+check "check-config --accounts warns of p_ahaed (status $rc)" \
+  contains "$out" "declares project p_ahaed, which slurmdbd has no account for: no job can use its credit"
+check "... and of no other project, exit status 0" \
+  test "$(grep -c 'which slurmdbd has no account for' <<<"$out")" = 1 -a "$rc" = 0
 sed -i 's|^PriorityWeightTRES=GRES/gpu=1000$|PriorityWeightTRES=GRES/gpu=2000|' "$slurm_conf"
 check "slurm.conf now weighs a GPU 2000" grep -q '^PriorityWeightTRES=GRES/gpu=2000$' "$slurm_conf"
 reload_budgets "slurm.conf reloaded"
