@@ -51,6 +51,8 @@ for p in behind on ahead close acct; do
   accounts_account "p_$p"
   accounts_user "u_$p" "p_$p"
 done
+banner "sbudget check-config --accounts: each project has its account in slurmdbd"
+"$sbudget" check-config --accounts "$work/budget.conf" | tail -n 1
 
 banner "Past usage: every month on the line; this month p_behind 100 GPUh, p_on 5,000, p_ahead 12,000 of 10,000"
 fixture_usage_csv "$work/usage.csv"
