@@ -17,12 +17,25 @@ void Fail(const std::string& message) {
   throw CLI::RuntimeError(kExitFailure);
 }
 
+void FailWithLines(const std::string& lines) {
+  fmt::print(stderr, "{}\n", lines);
+  throw CLI::RuntimeError(kExitFailure);
+}
+
 std::string ReadFileOrFail(const std::string& path) {
   Result<std::string> text = ReadTextFile(path);
   if (!text) {
     Fail(text.error());
   }
   return std::move(text).value();
+}
+
+BudgetConfig ReadBudgetConfOrFail(const std::string& path) {
+  Result<BudgetConfig> config = ParseBudgetConfig(ReadFileOrFail(path), path);
+  if (!config) {
+    FailWithLines(config.error());
+  }
+  return std::move(config).value();
 }
 
 }  // namespace budget::cli

@@ -51,14 +51,6 @@ struct LedgerOptions {
   bool users = false;
 };
 
-std::shared_ptr<const BudgetConfig> LoadConfigOrFail(const std::string& path) {
-  auto config = LoadBudgetConfig(path);
-  if (!config) {
-    Fail(config.error());
-  }
-  return std::make_shared<const BudgetConfig>(std::move(config).value());
-}
-
 std::vector<UsageImportRow> RowsFromCsv(const std::string& path) {
   auto rows = ParseUsageImport(ReadFileOrFail(path), path);
   if (!rows) {
@@ -159,10 +151,10 @@ void RunImport(const LedgerOptions& o) {
   const UnixTime now = ParseInstant(o.at, zone);
   const std::int64_t half_life_seconds =
       ParseDurationOption(o.half_life, 1, "--half-life", "seconds");
-  const auto config = LoadConfigOrFail(o.config_path);
-  const auto terms = TermsOf(*config);
+  const BudgetConfig config = ReadBudgetConfOrFail(o.config_path);
+  const auto terms = TermsOf(config);
   const std::vector<UsageImportRow> rows =
-      o.from_sacct ? RowsFromSacct(o, *config, zone, now) : RowsFromCsv(o.import_file);
+      o.from_sacct ? RowsFromSacct(o, config, zone, now) : RowsFromCsv(o.import_file);
 
   Ledger ledger = ReadLedgerOrFail(o.ledger_path, MissingLedger::kStartEmpty);
   ledger.DecayTo(now, half_life_seconds);
@@ -201,7 +193,7 @@ const char* StateName(ProjectState s) { return ToString(s); }
 void RunShow(const LedgerOptions& o) {
   const TimeZone zone = TimeZone::Local();
   const UnixTime now = ParseInstant(o.at, zone);
-  const auto config = LoadConfigOrFail(o.config_path);
+  const BudgetConfig config = ReadBudgetConfOrFail(o.config_path);
   const Ledger ledger = ReadLedgerOrFail(o.ledger_path, MissingLedger::kFail);
 
   nlohmann::json out = nlohmann::json::array();
@@ -210,7 +202,7 @@ void RunShow(const LedgerOptions& o) {
                "state", "month", "credit", "expected", "used_month", "remaining", "low_used",
                "fairshare", "band");
   }
-  for (const ProjectSpec& p : config->projects) {
+  for (const ProjectSpec& p : config.projects) {
     const ProjectTerms terms = TermsOf(p);
     const ProjectStatus st = StatusOf(ledger, terms, zone, now);
     const FairShare fs = ComputeFairShare({.state = st.state,

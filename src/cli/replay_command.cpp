@@ -68,12 +68,6 @@ struct ReplayCliOptions {
   std::string starts;
 };
 
-// Errors of a file's content (every line FILE:LINE: ...), as check-config prints them.
-[[noreturn]] void FailWithLines(const std::string& lines) {
-  fmt::print(stderr, "{}\n", lines);
-  throw CLI::RuntimeError(kExitFailure);
-}
-
 // The whole file, decompressed when it is gzip: zlib's gzread passes plain
 // files through unchanged, so one path reads both.
 std::string ReadMaybeGzip(const std::string& path) {
@@ -281,11 +275,7 @@ void RunReplay(const ReplayCliOptions& o) {
         fmt::format("{} generated (credit: demand over {} trace month{})", o.projects,
                     generated.value().trace_months, generated.value().trace_months == 1 ? "" : "s");
   } else {
-    Result<BudgetConfig> loaded = ParseBudgetConfig(ReadFileOrFail(o.config), o.config);
-    if (!loaded.ok()) {
-      FailWithLines(loaded.error());
-    }
-    config = std::move(loaded).value();
+    config = ReadBudgetConfOrFail(o.config);
     run.projects = o.config;
     if (!o.map.empty()) {
       const Result<ProjectMap> map = ParseProjectMap(ReadFileOrFail(o.map), o.map);

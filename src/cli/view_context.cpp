@@ -35,11 +35,7 @@ ViewContext OpenViewContext(const SourceOptions& options) {
   context.caller = IdentifyCaller();
   const std::string path =
       options.config_path.empty() ? context.settings.budget_conf : options.config_path;
-  auto config = LoadBudgetConfig(path);
-  if (!config) {
-    Fail(config.error());
-  }
-  context.config = std::make_shared<const BudgetConfig>(std::move(config).value());
+  context.config = std::make_shared<const BudgetConfig>(ReadBudgetConfOrFail(path));
   context.ledger_path = options.ledger_path;
   return context;
 }
