@@ -212,8 +212,8 @@ scontrol reconfigure
 section "4d. the pass the reconfigure asks for releases both holds, within seconds"
 # Not the next periodic pass, up to PriorityCalcPeriod (a minute) later: a reload asks for one.
 released() { grep -q "priority/budget: JobId=$1 released" "$ctld_log"; }
-wait_for 30 "the pass after the reconfigure to release them" \
-  eval 'released "$cross_job" && released "${job[ext]}"'
+both_released() { released "$cross_job" && released "${job[ext]}"; }
+wait_for 30 "the pass after the reconfigure to release them" both_released
 squeue -o '%.6i %.9P %.8a %.8T %.10Q %r'
 check "p_cross's job, now in low, is released" not_budget_held "$cross_job"
 check "... and ranks in the low band" \
