@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "parse_ok.hpp"
+
 namespace budget {
 namespace {
 
@@ -36,10 +38,7 @@ constexpr std::string_view kPartitions =
     "Project=chem Kind=small Credit=6000 Created=2026-03-15 PIs=ana.muster@unibe.ch\n";
 
 BudgetConfig Config(std::string_view options = "") {
-  Result<BudgetConfig> r =
-      ParseBudgetConfig(std::string(options) + "\n" + std::string(kPartitions), "budget.conf");
-  EXPECT_TRUE(r.ok()) << r.error();
-  return r.ok() ? std::move(r).value() : BudgetConfig{};
+  return ParseOk(std::string(options) + "\n" + std::string(kPartitions));
 }
 
 ProjectTerms TermsOf(const ProjectSpec& spec) {

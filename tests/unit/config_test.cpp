@@ -8,6 +8,8 @@
 #include <iterator>
 #include <string>
 
+#include "parse_ok.hpp"
+
 namespace budget {
 namespace {
 
@@ -30,12 +32,6 @@ namespace {
 std::string ErrorsOf(std::string_view text) {
   const Result<BudgetConfig> r = ParseBudgetConfig(text, "budget.conf");
   return r.ok() ? std::string() : r.error();
-}
-
-BudgetConfig ParseOk(std::string_view text) {
-  Result<BudgetConfig> r = ParseBudgetConfig(text, "budget.conf");
-  EXPECT_TRUE(r.ok()) << r.error();
-  return r.ok() ? std::move(r).value() : BudgetConfig{};
 }
 
 // Satisfies LowPartition's default once a test declares another partition.

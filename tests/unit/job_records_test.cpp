@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "budget/ledger.hpp"
+#include "parse_ok.hpp"
 
 namespace budget {
 namespace {
@@ -24,11 +25,7 @@ constexpr std::string_view kConfig =
     "Project=protfold Kind=small Credit=6000 Created=2026-03-15 PIs=anna.meier@unibe.ch\n"
     "Project=chem Kind=small Credit=6000 Created=2026-01-10 PIs=anna.meier@unibe.ch\n";
 
-BudgetConfig Config() {
-  Result<BudgetConfig> config = ParseBudgetConfig(kConfig, "budget.conf");
-  EXPECT_TRUE(config.ok()) << config.error();
-  return config.ok() ? config.value() : BudgetConfig{};
-}
+BudgetConfig Config() { return ParseOk(kConfig); }
 
 // Instants in UTC, the zone of every test here.
 UnixTime At(int year, int month, int day, UnixTime hour = 0) {

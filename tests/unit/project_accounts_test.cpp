@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "parse_ok.hpp"
 #include "scoped_tz.hpp"
 
 namespace budget {
@@ -25,11 +26,7 @@ constexpr std::string_view kConf =
     "StorageInodes=1000\n"
     "Project=bio Kind=small Credit=6000 Created=2025-09-15 Price=2.69 PIs=b@uni.ch\n";
 
-BudgetConfig Config() {
-  Result<BudgetConfig> config = ParseBudgetConfig(kConf, "budget.conf");
-  EXPECT_TRUE(config.ok()) << config.error();
-  return config.ok() ? config.value() : BudgetConfig{};
-}
+BudgetConfig Config() { return ParseOk(kConf); }
 
 UnixTime Midnight(const TimeZone& zone, int year, int month, int day) {
   return zone.MidnightOf(CivilDate{year, month, day});
