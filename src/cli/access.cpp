@@ -6,14 +6,13 @@
 #include <pwd.h>
 #include <unistd.h>
 
-#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
 
 #include "budget/config.hpp"
 #include "budget/text.hpp"
-#include "commands.hpp"
+#include "cli_error.hpp"
 #include "duration.hpp"
 #include "plugin_paths.hpp"
 #include "run_command.hpp"
@@ -113,7 +112,7 @@ Caller IdentifyCaller() {
   const passwd* entry = getpwuid(uid);
   if (entry == nullptr || entry->pw_name == nullptr) {
     fmt::print(stderr, "sbudget: error: uid {} has no user name\n", uid);
-    throw CLI::RuntimeError(kExitFailure);
+    throw ExitStatus(kExitFailure);
   }
   caller.user = entry->pw_name;
   for (const std::string& line :
@@ -148,7 +147,7 @@ void CheckMayView(const Caller& caller, const SlurmSettings& settings, std::stri
              "sbudget: error: project {}: {} is not one of its users or coordinators, and "
              "PrivateData={} shows a project only to those and to operators\n",
              account, caller.user, fmt::join(settings.private_data, ","));
-  throw CLI::RuntimeError(kExitFailure);
+  throw ExitStatus(kExitFailure);
 }
 
 }  // namespace budget::cli

@@ -59,7 +59,7 @@ struct Caller {
 Caller IdentifyCaller();
 
 // Prints `sbudget: error: project ACCOUNT: ...why...` and exits with status 1
-// (throws CLI::RuntimeError) unless `caller` may see `account`: operators
+// (throws ExitStatus) unless `caller` may see `account`: operators
 // always; members and coordinators of the account; anyone when PrivateData
 // hides nothing.
 void CheckMayView(const Caller& caller, const SlurmSettings& settings, std::string_view account);

@@ -262,7 +262,7 @@ void AddCheckConfigCommand(CLI::App& app) {
       ->needs(accounts_flag);
   cmd->callback([path, config_value, config_option, accounts, at] {
     if (config_option->count() > 0) {
-      throw CLI::ValidationError(kCheckConfigTakesTheFile);
+      throw UsageError(kCheckConfigTakesTheFile);
     }
     *path = BudgetConfOr(*path, "the file to check");
     const Result<BudgetConfig> config = LoadBudgetConfig(*path);
@@ -288,7 +288,7 @@ void AddCheckConfigCommand(CLI::App& app) {
       fmt::print(stderr, "{}\n", config.error());
     }
     if (!config.ok() || !trusted.ok()) {
-      throw CLI::RuntimeError(kExitFailure);
+      throw ExitStatus(kExitFailure);
     }
     fmt::print("{}", Summary(config.value()));
     CheckAgainstSlurmConf(config.value());

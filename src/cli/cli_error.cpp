@@ -3,23 +3,21 @@
 
 #include <fmt/core.h>
 
-#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <utility>
 
 #include "budget/read_file.hpp"
-#include "commands.hpp"
 
 namespace budget::cli {
 
 void Fail(const std::string& message) {
   fmt::print(stderr, "sbudget: error: {}\n", message);
-  throw CLI::RuntimeError(kExitFailure);
+  throw ExitStatus(kExitFailure);
 }
 
 void FailWithLines(const std::string& lines) {
   fmt::print(stderr, "{}\n", lines);
-  throw CLI::RuntimeError(kExitFailure);
+  throw ExitStatus(kExitFailure);
 }
 
 std::string ReadFileOrFail(const std::string& path) {

@@ -3,12 +3,9 @@
 
 #include <CLI/CLI.hpp>
 
-namespace budget::cli {
+#include "cli_error.hpp"
 
-// Exit codes shared by every verb.
-inline constexpr int kExitOk = 0;
-inline constexpr int kExitFailure = 1;   // the command ran and found a problem
-inline constexpr int kExitBadUsage = 2;  // bad arguments: one-line error
+namespace budget::cli {
 
 void AddSimulateCommand(CLI::App& app);     // simulate.cpp
 void AddCheckConfigCommand(CLI::App& app);  // check_config.cpp

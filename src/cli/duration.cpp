@@ -3,7 +3,6 @@
 
 #include <fmt/core.h>
 
-#include <CLI/CLI.hpp>
 #include <array>
 #include <charconv>
 #include <limits>
@@ -11,6 +10,7 @@
 #include <vector>
 
 #include "budget/units.hpp"
+#include "cli_error.hpp"
 
 namespace budget::cli {
 
@@ -115,7 +115,7 @@ std::int64_t ParseDurationOption(std::string_view text, std::int64_t bare_unit_s
                                  std::string_view option, std::string_view bare_unit_name) {
   const auto seconds = ParseDuration(text, bare_unit_seconds);
   if (!seconds) {
-    throw CLI::ValidationError(fmt::format(
+    throw UsageError(fmt::format(
         "{}: expected a duration (7-0, 14d, 12h, 90s, or a whole number of {}), got \"{}\"", option,
         bare_unit_name, text));
   }

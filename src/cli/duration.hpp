@@ -17,7 +17,7 @@ namespace budget::cli {
 // value past about 290 billion years.
 std::optional<std::int64_t> ParseDuration(std::string_view text, std::int64_t bare_unit_seconds);
 
-// ParseDuration, or CLI::ValidationError naming `option` and the forms it takes:
+// ParseDuration, or UsageError naming `option` and the forms it takes:
 //   --half-life: expected a duration (7-0, 14d, 12h, 90s, or a whole number of days), got "7x"
 std::int64_t ParseDurationOption(std::string_view text, std::int64_t bare_unit_seconds,
                                  std::string_view option, std::string_view bare_unit_name);

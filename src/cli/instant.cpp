@@ -3,11 +3,12 @@
 
 #include <fmt/core.h>
 
-#include <CLI/CLI.hpp>
 #include <charconv>
 #include <ctime>
 #include <optional>
 #include <system_error>
+
+#include "cli_error.hpp"
 
 namespace budget::cli {
 
@@ -44,14 +45,14 @@ UnixTime ParseInstant(const std::string& text, const TimeZone& zone, std::string
   if (view.front() == '@') {
     const auto epoch = Epoch(view.substr(1));
     if (!epoch) {
-      throw CLI::ValidationError(fmt::format("{}: not a Unix time: \"{}\"", option, text));
+      throw UsageError(fmt::format("{}: not a Unix time: \"{}\"", option, text));
     }
     return *epoch;
   }
   const auto date = ParseCivilDate(view.substr(0, 10));
   const auto second_of_day = view.size() > 10 ? SecondOfDay(view.substr(10)) : 0;
   if (!date || !second_of_day) {
-    throw CLI::ValidationError(
+    throw UsageError(
         fmt::format("{}: expected YYYY-MM-DD[THH:MM:SS] or @EPOCH, got \"{}\"", option, text));
   }
   // Not MidnightOf + seconds: on the days summer time begins or ends that is an hour off.

@@ -12,7 +12,7 @@ namespace budget::cli {
 // "YYYY-MM-DD" (midnight) or "YYYY-MM-DDTHH:MM:SS" (HH 00..23, MM and SS
 // 00..59, nothing after), both in `zone`, or "@EPOCH" (Unix seconds, the whole
 // rest a decimal integer); "" is now (the clock). Anything else throws
-// CLI::ValidationError naming `option`, never rolls over into another day:
+// UsageError naming `option`, never rolls over into another day:
 //   --at: expected YYYY-MM-DD[THH:MM:SS] or @EPOCH, got "2026-11-30T25:00:00"
 UnixTime ParseInstant(const std::string& text, const TimeZone& zone,
                       std::string_view option = "--at");

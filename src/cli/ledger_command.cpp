@@ -78,11 +78,10 @@ std::vector<UsageImportRow> RowsFromSacct(const LedgerOptions& o, const BudgetCo
   const UnixTime until =
       o.until.empty() || o.until == "now" ? now : ParseInstant(o.until, zone, "--until");
   if (until > now) {
-    throw CLI::ValidationError(
-        "--until: after the time the usage is accounted up to (--at, default now)");
+    throw UsageError("--until: after the time the usage is accounted up to (--at, default now)");
   }
   if (since >= until) {
-    throw CLI::ValidationError("--since: must be before --until");
+    throw UsageError("--since: must be before --until");
   }
 
   // TZ=UTC: sacct then reads -S/-E and prints Start/End in UTC, which is
@@ -142,10 +141,10 @@ void RunImport(const LedgerOptions& o) {
   // Checked here rather than with CLI11's excludes(), whose message names the positional by its
   // internal name ("file excludes --from-sacct").
   if (o.from_sacct && !o.import_file.empty()) {
-    throw CLI::ValidationError("import: give a usage CSV file or --from-sacct, not both");
+    throw UsageError("import: give a usage CSV file or --from-sacct, not both");
   }
   if (!o.from_sacct && o.import_file.empty()) {
-    throw CLI::ValidationError("import: give either a usage CSV file or --from-sacct");
+    throw UsageError("import: give either a usage CSV file or --from-sacct");
   }
   const TimeZone zone = TimeZone::Local();
   const UnixTime now = ParseInstant(o.at, zone);

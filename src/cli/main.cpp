@@ -2,10 +2,10 @@
 //
 // Contract for verbs (each file adding a subcommand): the verb's callback prints
 // its own output. To end with a non-zero status after printing, it throws
-// CLI::RuntimeError(code) (e.g. kExitFailure). Bad arguments it detects itself
-// are thrown as CLI::ValidationError("one-line message"): main prints
+// ExitStatus(code) (e.g. kExitFailure; Fail prints, then throws). Bad arguments
+// it detects itself are thrown as UsageError("one-line message"): main prints
 // "sbudget: error: <message>" on stderr and exits with kExitBadUsage, as for the
-// errors CLI11 finds (unknown option, missing value).
+// errors CLI11 finds (unknown option, missing value). Both are in cli_error.hpp.
 //
 // Without a verb, sbudget shows the caller's projects (view_command.cpp): its
 // options (-A, --all, --users, --json, ...) belong to the application itself.
@@ -45,8 +45,11 @@ int Run(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {
     return app.exit(e);  // --help: CLI11 prints the help of the chosen verb on stdout
-  } catch (const CLI::RuntimeError& e) {
-    return e.get_exit_code();  // the verb already said why
+  } catch (const budget::cli::ExitStatus& e) {
+    return e.status();  // the verb already said why
+  } catch (const budget::cli::UsageError& e) {
+    fmt::print(stderr, "sbudget: error: {}\n", OneLine(e.what()));
+    return budget::cli::kExitBadUsage;
   } catch (const CLI::ParseError& e) {
     // CLI11 checks for a missing verb before unknown words, so a misspelt verb
     // would only read "A subcommand is required"; name the word instead.

@@ -24,7 +24,7 @@ struct PlotOptions {
 
 void RunPlot(const PlotOptions& o) {
   if (o.output != "-" && !o.output.ends_with(".svg")) {
-    throw CLI::ValidationError(fmt::format(
+    throw UsageError(fmt::format(
         "-o: sbudget writes SVG only: name the file *.svg (or - for standard output), got \"{}\"; "
         "for PNG, convert it with rsvg-convert (Debian package librsvg2-bin)",
         o.output));
@@ -36,7 +36,7 @@ void RunPlot(const PlotOptions& o) {
   } else {
     const std::vector<const ProjectSpec*> mine = context.CallerProjects();
     if (mine.size() != 1) {
-      throw CLI::ValidationError(
+      throw UsageError(
           fmt::format("plot: name the project with -A ACCOUNT (you have {} projects in {})",
                       mine.size(), context.config->path));
     }

@@ -120,7 +120,7 @@ std::string FormatOf(const ReplayCliOptions& o) {
   if (name.ends_with(".csv")) {
     return "csv";
   }
-  throw CLI::ValidationError(fmt::format(
+  throw UsageError(fmt::format(
       "--format: cannot tell the format of \"{}\" from its name; give --format swf or csv",
       o.trace));
 }
@@ -132,25 +132,25 @@ struct ReplayDurations {
   std::int64_t max_age = 0;
 };
 
-// Throws CLI::ValidationError on options that do not go together or a bad value; returns
+// Throws UsageError on options that do not go together or a bad value; returns
 // the durations it parsed.
 ReplayDurations CheckArguments(const ReplayCliOptions& o) {
   const bool generated = o.projects > 0;
   if (generated == !o.config.empty()) {
-    throw CLI::ValidationError(
+    throw UsageError(
         "give the projects either with --config FILE (and --map FILE) or with --projects N");
   }
   if (!o.map.empty() && generated) {
-    throw CLI::ValidationError("--map goes with --config, not with --projects");
+    throw UsageError("--map goes with --config, not with --projects");
   }
   if (!o.write_config.empty() && !generated) {
-    throw CLI::ValidationError("--write-config writes the projects --projects generates");
+    throw UsageError("--write-config writes the projects --projects generates");
   }
   if (o.nodes == 0) {
-    throw CLI::ValidationError("--nodes must be at least 1");
+    throw UsageError("--nodes must be at least 1");
   }
   if (o.gpus_per_node == 0) {
-    throw CLI::ValidationError("--gpus-per-node must be at least 1");
+    throw UsageError("--gpus-per-node must be at least 1");
   }
   const ReplayDurations durations{
       .calc_period = ParseDurationOption(o.calc_period, 1, "--calc-period", "seconds"),
@@ -158,11 +158,11 @@ ReplayDurations CheckArguments(const ReplayCliOptions& o) {
       .max_age = ParseDurationOption(o.max_age, kSecondsPerDay, "--max-age", "days"),
   };
   if (durations.calc_period == 0) {
-    throw CLI::ValidationError(
+    throw UsageError(
         fmt::format("--calc-period must be more than 0 seconds, got {}", o.calc_period));
   }
   if (!o.usage.empty() && o.projects > 0) {
-    throw CLI::ValidationError("--usage goes with --config, not with --projects");
+    throw UsageError("--usage goes with --config, not with --projects");
   }
   return durations;
 }
@@ -182,13 +182,12 @@ CivilDate StartOf(const ReplayCliOptions& o, const Trace& trace) {
   if (!o.start.empty()) {
     const std::optional<CivilDate> date = ParseCivilDate(o.start);
     if (!date) {
-      throw CLI::ValidationError(
-          fmt::format("--start: expected a date YYYY-MM-DD, got \"{}\"", o.start));
+      throw UsageError(fmt::format("--start: expected a date YYYY-MM-DD, got \"{}\"", o.start));
     }
     return *date;
   }
   if (!trace.unix_start_time) {
-    throw CLI::ValidationError(
+    throw UsageError(
         fmt::format("--start: {} does not say when it starts (no UnixStartTime); give --start "
                     "YYYY-MM-DD",
                     o.trace));
@@ -255,7 +254,7 @@ void RunReplay(const ReplayCliOptions& o) {
     generate.trace_name = std::filesystem::path(o.trace).filename().string();
     const Result<GeneratedProjects> generated = GenerateProjects(trace.jobs, generate);
     if (!generated.ok()) {
-      throw CLI::ValidationError("--projects: " + generated.error());
+      throw UsageError("--projects: " + generated.error());
     }
     if (o.write_config == "-") {
       // For `> budget.conf`, to inspect and edit before replaying with --config.
@@ -290,7 +289,7 @@ void RunReplay(const ReplayCliOptions& o) {
     } else {
       const Status mapped = MapProjects(ProjectMap{}, trace.jobs);
       if (!mapped.ok()) {
-        throw CLI::ValidationError(fmt::format(
+        throw UsageError(fmt::format(
             "{} does not name every job's project: give --map FILE or --projects N", o.trace));
       }
     }

@@ -4,7 +4,6 @@
 #include <fmt/core.h>
 #include <fmt/format.h>
 
-#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdio>
 #include <map>
@@ -14,7 +13,6 @@
 #include "budget/ledger.hpp"
 #include "budget/usage_import.hpp"
 #include "cli_error.hpp"
-#include "commands.hpp"
 #include "instant.hpp"
 #include "ledger_file.hpp"
 #include "run_command.hpp"

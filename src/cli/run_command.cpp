@@ -7,7 +7,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
@@ -15,7 +14,6 @@
 #include <string_view>
 
 #include "cli_error.hpp"
-#include "commands.hpp"
 
 namespace budget::cli {
 namespace {

@@ -17,7 +17,7 @@ struct CommandOutput {
 // ours, so Slurm's own messages reach the user. Fails (prints
 // `sbudget: error: cannot run NAME: REASON (is it on PATH?)` or
 // `sbudget: error: NAME was killed by signal N`, then throws
-// CLI::RuntimeError(kExitFailure)) when the command cannot start or dies of a signal.
+// ExitStatus(kExitFailure)) when the command cannot start or dies of a signal.
 CommandOutput RunCommand(const std::vector<std::string>& argv,
                          const std::vector<std::string>& overrides = {});
 

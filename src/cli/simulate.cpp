@@ -88,7 +88,7 @@ std::optional<GpuSeconds> ParseGpuHours(std::string_view text) {
 GpuSeconds CreditOf(const std::string& text) {
   const auto hours = ParseWhole(Trim(text));
   if (!hours || *hours == 0) {
-    throw CLI::ValidationError(
+    throw UsageError(
         fmt::format("--credit must be a positive whole number of GPU hours, got \"{}\"", text));
   }
   return GpuHours(*hours);
@@ -102,7 +102,7 @@ int MonthsOf(const std::string& text) {
   if (months == "12") {
     return 12;
   }
-  throw CLI::ValidationError(fmt::format("--months must be 6 or 12, got \"{}\"", text));
+  throw UsageError(fmt::format("--months must be 6 or 12, got \"{}\"", text));
 }
 
 // "750,1250,200" -> GPU-seconds per month; "" -> no month.
@@ -117,7 +117,7 @@ std::vector<GpuSeconds> UsageOf(const std::string& text) {
     const std::string_view item = Trim(rest.substr(0, comma));
     const auto seconds = ParseGpuHours(item);
     if (!seconds) {
-      throw CLI::ValidationError(
+      throw UsageError(
           fmt::format("--usage value {} must be a non-negative number of GPU hours, got \"{}\"",
                       usage.size() + 1, item));
     }
@@ -134,14 +134,14 @@ void RunSimulate(const SimulateOptions& options) {
   const int months = MonthsOf(options.months);
   const std::vector<GpuSeconds> usage = UsageOf(options.usage);
   if (usage.size() > static_cast<std::size_t>(months)) {
-    throw CLI::ValidationError(
+    throw UsageError(
         fmt::format("--usage has {} values but the project has {} months", usage.size(), months));
   }
   Schedule schedule(credit, months);
   for (const GpuSeconds used : usage) {
     const Status closed = schedule.Close(schedule.closed_months() + 1, used);
     if (!closed.ok()) {
-      throw CLI::ValidationError("--usage: " + closed.error());
+      throw UsageError("--usage: " + closed.error());
     }
   }
   fmt::print("{}", options.json ? ScheduleJson(schedule) : ScheduleTable(schedule));

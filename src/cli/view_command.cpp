@@ -35,7 +35,7 @@ void RunView(const ViewOptions& o) {
                  "sbudget: error: --all is for operators and administrators; {} may see their own "
                  "projects (sbudget) or one of them (sbudget -A ACCOUNT)\n",
                  context.caller.user);
-      throw CLI::RuntimeError(kExitFailure);
+      throw ExitStatus(kExitFailure);
     }
     for (const ProjectSpec& p : context.config->projects) {
       projects.push_back(&p);
@@ -86,9 +86,9 @@ void AddProjectView(CLI::App& app) {
         // check-config has no --config: its file is its argument.
         if (std::string_view(name) == "--config" &&
             app.get_subcommands().front()->get_name() == "check-config") {
-          throw CLI::ValidationError(kCheckConfigTakesTheFile);
+          throw UsageError(kCheckConfigTakesTheFile);
         }
-        throw CLI::ValidationError(
+        throw UsageError(
             fmt::format("{} goes after the verb, or without one for the project view", name));
       }
     }

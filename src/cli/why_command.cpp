@@ -274,8 +274,7 @@ void RunWhy(const WhyOptions& o) {
   const std::string& id = o.job_id;
   if (id.empty() || !std::all_of(id.begin(), id.end(),
                                  [](char c) { return (c >= '0' && c <= '9') || c == '_'; })) {
-    throw CLI::ValidationError(
-        fmt::format("why: expected a job id (1234 or 1234_5), got \"{}\"", id));
+    throw UsageError(fmt::format("why: expected a job id (1234 or 1234_5), got \"{}\"", id));
   }
   const ViewContext context = OpenViewContext(o.source);
   // SLURM_TIME_FORMAT=standard: %V as YYYY-MM-DDTHH:MM:SS, whatever the user's setting.
@@ -300,7 +299,7 @@ void RunWhy(const WhyOptions& o) {
   std::string waited = "?";
   try {
     waited = Span(context.now - ParseInstant(job.submitted, context.zone, "squeue %V"));
-  } catch (const CLI::ValidationError&) {
+  } catch (const UsageError&) {
     // An unexpected time format costs only the wait, not the explanation.
   }
   fmt::print("{} has waited {} in partition {}: {}\n  ({})\n", who, waited, job.partitions,

@@ -3,9 +3,10 @@
 
 #include <gtest/gtest.h>
 
-#include <CLI/CLI.hpp>
 #include <cstdint>
 #include <optional>
+
+#include "cli_error.hpp"
 
 namespace budget::cli {
 namespace {
@@ -74,7 +75,7 @@ TEST(ParseDurationOption, NamesTheOptionItsFormsAndTheText) {
   try {
     ParseDurationOption("7x", kDay, "--half-life", "days");
     FAIL() << "no error";
-  } catch (const CLI::ValidationError& error) {
+  } catch (const UsageError& error) {
     EXPECT_STREQ(error.what(),
                  "--half-life: expected a duration (7-0, 14d, 12h, 90s, or a whole number of "
                  "days), got \"7x\"");
