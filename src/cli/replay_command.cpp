@@ -347,7 +347,7 @@ void RunReplay(const ReplayCliOptions& o) {
   if (o.starts == "-") {
     fmt::print("{}", StartsCsv(results));
   } else if (o.json) {
-    fmt::print("{}\n", ReplayJson(run, results).dump(2));
+    fmt::print("{}", ReplayJson(run, results));
   } else {
     fmt::print("{}", ReplayText(run, results, zone));
   }

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -388,7 +389,7 @@ std::string ReplayText(const ReplayRun& run, const std::vector<ReplayResult>& re
   return out;
 }
 
-nlohmann::ordered_json ReplayJson(const ReplayRun& run, const std::vector<ReplayResult>& results) {
+std::string ReplayJson(const ReplayRun& run, const std::vector<ReplayResult>& results) {
   nlohmann::ordered_json out;
   out["trace"] = {
       {"file", run.trace},
@@ -461,7 +462,7 @@ nlohmann::ordered_json ReplayJson(const ReplayRun& run, const std::vector<Replay
     }
     out["policies"].push_back(std::move(p));
   }
-  return out;
+  return out.dump(2) + "\n";
 }
 
 std::string StartsCsv(const std::vector<ReplayResult>& results) {

@@ -3,7 +3,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -76,7 +75,9 @@ std::string ReplayText(const ReplayRun& run, const std::vector<ReplayResult>& re
 //                  delivered_low, lost (GPUh as numbers), waiting_seconds,
 //                  seconds_in_state: {STATE: seconds}}], owed (TotalOf's,
 //                  prorated), delivered, lost}]}]}
-nlohmann::ordered_json ReplayJson(const ReplayRun& run, const std::vector<ReplayResult>& results);
+// indented by two spaces, ending with a newline. Text rather than an object, so that the verb
+// does not compile nlohmann/json for one call.
+std::string ReplayJson(const ReplayRun& run, const std::vector<ReplayResult>& results);
 
 // The start order as CSV: header `policy,order,job_id,start` then one row per
 // started job, each policy's jobs in start order (order 1, 2, ...), start in

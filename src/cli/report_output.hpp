@@ -1,7 +1,7 @@
 // How sbudget prints a project report: text for people, JSON for scripts (--json).
 #pragma once
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 
 #include "budget/report.hpp"
@@ -16,7 +16,8 @@ std::string ReportText(const ProjectReport& report, bool users);
 // The report as a JSON object. Amounts are GPU hours (numbers, exact to the
 // GPU-second: GPU-seconds / 3600), money in CHF (numbers with 2 decimals),
 // dates "YYYY-MM-DD", absent values null. `users` adds the "users" array.
-// The keys are listed in docs/sbudget.1.
+// The keys are listed in docs/sbudget.1. (The header declares it with nlohmann/json's forward
+// declarations: the files that print text only do not compile the whole library.)
 nlohmann::ordered_json ReportJson(const ProjectReport& report, bool users);
 
 // Words for the project's state at its month (for `sbudget` and `sbudget why`):
