@@ -20,7 +20,9 @@
 namespace budget::cli {
 namespace {
 
-std::vector<std::string> Split(std::string_view text, char separator) {
+// The items of `text` between separators, without the blanks around them; empty ones are left
+// out (scontrol's and sacctmgr's lists end with a separator, or have blank lines).
+std::vector<std::string> NonEmptyItems(std::string_view text, char separator) {
   std::vector<std::string> items;
   std::size_t from = 0;
   while (from <= text.size()) {
@@ -57,7 +59,7 @@ SlurmSettings ParseSlurmSettings(std::string_view text) {
   SlurmSettings settings;
   std::string slurm_conf;
   std::string priority_parameters;
-  for (const std::string& line : Split(text, '\n')) {
+  for (const std::string& line : NonEmptyItems(text, '\n')) {
     const std::size_t eq = line.find('=');
     if (eq == std::string::npos) {
       continue;
@@ -67,7 +69,7 @@ SlurmSettings ParseSlurmSettings(std::string_view text) {
     const std::string_view value = Trim(whole.substr(eq + 1));
     if (key == "PrivateData") {
       if (value != "none" && value != "(null)") {
-        settings.private_data = Split(Lower(value), ',');
+        settings.private_data = NonEmptyItems(Lower(value), ',');
       }
     } else if (key == "PriorityParameters") {
       priority_parameters = value;
@@ -116,9 +118,9 @@ Caller IdentifyCaller() {
   }
   caller.user = entry->pw_name;
   for (const std::string& line :
-       Split(RunCapturing({"sacctmgr", "-n", "-P", "show", "assoc", "where", "user=" + caller.user,
-                           "format=account"}),
-             '\n')) {
+       NonEmptyItems(RunCapturing({"sacctmgr", "-n", "-P", "show", "assoc", "where",
+                                   "user=" + caller.user, "format=account"}),
+                     '\n')) {
     if (!Contains(caller.accounts, line)) {
       caller.accounts.push_back(line);
     }
@@ -126,13 +128,13 @@ Caller IdentifyCaller() {
   // One line "AdminLevel|coord1,coord2"; none when slurmdbd does not know the user.
   const std::string roles = RunCapturing({"sacctmgr", "-n", "-P", "show", "user", caller.user,
                                           "withcoord", "format=adminlevel,coordinators"});
-  const std::vector<std::string> lines = Split(roles, '\n');
+  const std::vector<std::string> lines = NonEmptyItems(roles, '\n');
   if (!lines.empty()) {
     const std::string_view line = lines.front();
     const std::size_t bar = line.find('|');
     caller.admin_level = Trim(line.substr(0, bar));
     if (bar != std::string_view::npos) {
-      caller.coordinated = Split(line.substr(bar + 1), ',');
+      caller.coordinated = NonEmptyItems(line.substr(bar + 1), ',');
     }
   }
   return caller;

@@ -14,6 +14,7 @@
 
 #include "budget/civil_date.hpp"
 #include "budget/fairshare.hpp"
+#include "budget/text.hpp"
 #include "budget/units.hpp"
 #include "cli_error.hpp"
 #include "commands.hpp"
@@ -33,27 +34,19 @@ struct WhyOptions {
   std::string job_id;
 };
 
-std::vector<std::string> Split(std::string_view text, char separator) {
-  std::vector<std::string> items;
+// The fields of a line squeue or sprio printed with '|' between them; empty ones are kept, so
+// that each field stays at its place.
+std::vector<std::string> Fields(std::string_view line) {
+  std::vector<std::string> fields;
   std::size_t from = 0;
   while (true) {
-    const std::size_t to = text.find(separator, from);
-    items.emplace_back(text.substr(from, to == std::string_view::npos ? to : to - from));
+    const std::size_t to = line.find('|', from);
+    fields.emplace_back(line.substr(from, to == std::string_view::npos ? to : to - from));
     if (to == std::string_view::npos) {
-      return items;
+      return fields;
     }
     from = to + 1;
   }
-}
-
-std::vector<std::string> Lines(std::string_view text) {
-  std::vector<std::string> lines;
-  for (std::string& line : Split(text, '\n')) {
-    if (!line.empty()) {
-      lines.push_back(std::move(line));
-    }
-  }
-  return lines;
 }
 
 double Number(const std::string& text) {
@@ -103,8 +96,8 @@ struct PrioLine {
 
 std::vector<PrioLine> ParseSprio(const std::string& text) {
   std::vector<PrioLine> lines;
-  for (const std::string& line : Lines(text)) {
-    const std::vector<std::string> f = Split(line, '|');
+  for (const std::string& line : SplitLines(text)) {
+    const std::vector<std::string> f = Fields(line);
     if (f.size() < 13) {
       Fail(fmt::format("sprio printed a line sbudget cannot read: \"{}\"", line));
     }
@@ -280,11 +273,11 @@ void RunWhy(const WhyOptions& o) {
   // SLURM_TIME_FORMAT=standard: %V as YYYY-MM-DDTHH:MM:SS, whatever the user's setting.
   const CommandOutput queued =
       RunCommand({"squeue", "-h", "-j", id, "-o", kSqueueFormat}, {"SLURM_TIME_FORMAT=standard"});
-  const std::vector<std::string> lines = Lines(queued.out);
+  const std::vector<std::string> lines = SplitLines(queued.out);
   if (queued.exit_status != 0 || lines.empty()) {
     Fail(fmt::format("job {} is not in the queue (it has ended, or is not yours to see)", id));
   }
-  const std::vector<std::string> f = Split(lines.front(), '|');
+  const std::vector<std::string> f = Fields(lines.front());
   if (f.size() < 8) {
     Fail(fmt::format("squeue printed a line sbudget cannot read: \"{}\"", lines.front()));
   }
@@ -330,8 +323,8 @@ void RunWhy(const WhyOptions& o) {
   std::vector<PrioLine> all = ParseSprio(RunCapturing({"sprio", "-h", "-o", kSprioFormat}));
   std::map<std::string, std::string> account_of;
   for (const std::string& line :
-       Lines(RunCapturing({"squeue", "-h", "-t", "PENDING", "-o", "%i|%a"}))) {
-    const std::vector<std::string> g = Split(line, '|');
+       SplitLines(RunCapturing({"squeue", "-h", "-t", "PENDING", "-o", "%i|%a"}))) {
+    const std::vector<std::string> g = Fields(line);
     if (g.size() >= 2) {
       account_of[g[0]] = g[1];
     }
