@@ -34,6 +34,9 @@ std::string OneLine(std::string text) {
 int Run(int argc, char** argv) {
   CLI::App app{"GPU-hour project budgets on Slurm: linear credits with grace", "sbudget"};
   app.require_subcommand(0, 1);
+  // As Slurm's commands print "slurm 22.05.8" for -V: the version an admin reports with a bug.
+  app.set_version_flag("-V,--version", "sbudget " SBUDGET_VERSION,
+                       "print sbudget's version (that of the plugins it comes with) and exit");
   budget::cli::AddSimulateCommand(app);
   budget::cli::AddCheckConfigCommand(app);
   budget::cli::AddLedgerCommand(app);
