@@ -185,7 +185,8 @@ for part in normal low; do
     awk_true "($fs_late - ${fs_by_name[$part]})^2 < (0.001 * $weight_fs)^2"
   scancel "$late"
 done
-wait_for 90 "a pass to count them" submissions_counted "$counted" 2
+ask_for_pass
+wait_for 30 "a pass to count them" submissions_counted "$counted" 2
 check "both ranked on the last pass's factors, none by name ($(submissions_ranked_since "$counted"))" \
   test "$(submissions_ranked_since "$counted")" = "2 0"
 scontrol setdebugflags -Priority
@@ -213,12 +214,17 @@ on_before=$(ledger_json_field p_on used_this_month)
 long_job=$(cluster_as u_on sbatch --parsable -A p_on -N2 --exclusive -t 3 \
   --chdir="$work" -o /dev/null --wrap 'sleep 75')
 wait_for 60 "the 2-node job runs" job_state_is "$long_job" RUNNING
-wait_for 90 "a pass while it runs" ledger_saved_after "$(($(date +%s) + 5))"
+sleep 5 # a pass in the job's first seconds could charge it nothing
+asked=$(date +%s)
+ask_for_pass
+wait_for 30 "a pass while it runs" ledger_saved_after "$asked"
 on_running=$(ledger_json_field p_on used_this_month)
 check "usage accrues while the job runs ($on_before -> $on_running GPUh)" \
   awk_true "$on_running > $on_before"
 wait_for 120 "the 2-node job to end" jobs_done "$long_job"
-wait_for 90 "a pass after it ended" ledger_saved_after "$(date +%s)"
+asked=$(date +%s)
+ask_for_pass
+wait_for 30 "a pass after it ended" ledger_saved_after "$asked"
 elapsed=$(sacct -n -X -P -j "$long_job" -o ElapsedRaw)
 want=$(awk "BEGIN { printf \"%.9f\", $on_before + 2 * 4 * $elapsed / 3600 }")
 on_after=$(ledger_json_field p_on used_this_month)
@@ -247,7 +253,8 @@ for attempt in 1 2; do
   echo "a pass came between the two jobs (attempt $attempt): again"
   wait_for 60 "the job after the charge to end" jobs_done "$after_charge" # its own charge
 done
-wait_for 90 "a pass to count them" submissions_counted "$counted" 2
+ask_for_pass
+wait_for 30 "a pass to count them" submissions_counted "$counted" 2
 check "a job before the charge ranked on the pass's factors, one after it by name ($(submissions_ranked_since "$counted"))" \
   test "$(submissions_ranked_since "$counted")" = "1 1"
 scontrol setdebugflags -Priority

@@ -121,6 +121,15 @@ ledger_saved_since_stamp() {
   [[ -n "$at" && "$at" != "$1" ]]
 }
 
+# Asks slurmctld for a pass now rather than at its next PriorityCalcPeriod (a minute here): a
+# successful reload of budget.conf brings one at once (priority_budget(8)), and `scontrol
+# setdebugflags` reloads it (priority_g_reconfig) without a whole reconfigure; the flag it clears
+# is one no scenario sets. For the checks that need a pass after some event; those of the
+# periodic schedule itself wait for it.
+ask_for_pass() {
+  scontrol setdebugflags -Triggers
+}
+
 reconfigure_until_logged() {
   local before
   before=$(grep -cF -- "$2" "$ctld_log" || true)
