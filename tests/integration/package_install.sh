@@ -13,8 +13,9 @@
 #      versions; sbudget is in the client only, the plugins in slurm-budget only;
 #   1. the packages installed, the client first and alone: the same Depends; dpkg says who owns
 #      sbudget and the plugins; the plugins are in the directory of Slurm's own plugins and export
-#      exactly the loader's symbols; /usr/bin/sbudget runs and accepts the packaged example
-#      budget.conf; man finds every man page, which renders without warnings;
+#      exactly the loader's symbols; /usr/bin/sbudget runs, -V names the package's version, and
+#      it accepts the packaged example budget.conf; man finds every man page, which renders
+#      without warnings;
 #   2. a cluster (munge, MariaDB, slurmdbd, slurmctld, 4 slurmd) with PriorityType=priority/budget,
 #      JobSubmitPlugins=budget and PluginDir = the stock directory alone: slurmctld's log says it
 #      loaded both plugins from there, stamped with its own version, and they are in its memory
@@ -187,6 +188,8 @@ dpkg -i "$client_deb"
 check "$client_pkg installs alone: dpkg status ii" test "$(dpkg_status "$client_pkg")" = ii
 check "sbudget runs without $plugins_pkg" \
   quiet "$sbudget" simulate --credit 6000 --months 6
+check "sbudget -V names the package's version, before its release (${version%%-*})" \
+  test "$("$sbudget" -V)" = "sbudget ${version%%-*}"
 dpkg -i "$plugins_deb"
 check "$plugins_pkg installed: dpkg status ii" test "$(dpkg_status "$plugins_pkg")" = ii
 depends=$(dpkg-query -W -f='${Depends}' "$plugins_pkg")
