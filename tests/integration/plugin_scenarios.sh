@@ -215,16 +215,12 @@ long_job=$(cluster_as u_on sbatch --parsable -A p_on -N2 --exclusive -t 3 \
   --chdir="$work" -o /dev/null --wrap 'sleep 75')
 wait_for 60 "the 2-node job runs" job_state_is "$long_job" RUNNING
 sleep 5 # a pass in the job's first seconds could charge it nothing
-asked=$(date +%s)
-ask_for_pass
-wait_for 30 "a pass while it runs" ledger_saved_after "$asked"
+ask_for_pass_and_save "a pass while it runs"
 on_running=$(ledger_json_field p_on used_this_month)
 check "usage accrues while the job runs ($on_before -> $on_running GPUh)" \
   awk_true "$on_running > $on_before"
 wait_for 120 "the 2-node job to end" jobs_done "$long_job"
-asked=$(date +%s)
-ask_for_pass
-wait_for 30 "a pass after it ended" ledger_saved_after "$asked"
+ask_for_pass_and_save "a pass after it ended"
 elapsed=$(sacct -n -X -P -j "$long_job" -o ElapsedRaw)
 want=$(awk "BEGIN { printf \"%.9f\", $on_before + 2 * 4 * $elapsed / 3600 }")
 on_after=$(ledger_json_field p_on used_this_month)

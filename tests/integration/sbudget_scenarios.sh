@@ -126,9 +126,7 @@ jobs+=("$(cluster_as u_sa2 sbatch --parsable -A p_sa -N1 --exclusive -t 2 --chdi
 jobs+=("$(cluster_as u_sb sbatch --parsable -A p_sb -N1 --exclusive -t 2 --chdir="$work/out" \
   -o /dev/null --wrap 'sleep 7')")
 wait_for 120 "the jobs to finish" jobs_done "${jobs[@]}"
-asked=$(date +%s)
-ask_for_pass
-wait_for 30 "a plugin pass to save the ledger" ledger_saved_after "$asked"
+ask_for_pass_and_save "a plugin pass to save the ledger"
 sacct -X -j "$(IFS=,; echo "${jobs[*]}")" -o JobID,Account,User,NNodes,Start,End,ElapsedRaw
 "$sbudget" ledger show --config "$work/budget.conf" --ledger "$ledger" --users
 "$sbudget" --all --users

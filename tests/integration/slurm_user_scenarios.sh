@@ -91,12 +91,10 @@ check "sshare ranks p_behind ($(sshare_field p_behind u_behind FairShare)) above
 ($(sshare_field p_ahead u_ahead FairShare))" behind_above_ahead
 
 section "2. the plugin writes the ledger as slurm"
-t=$(date +%s)
 job=$(cluster_as u_on sbatch --parsable -A p_on -N1 --gres=gpu:4 -t 1 --chdir="$work" \
   -o /dev/null --wrap 'sleep 2')
 wait_for 60 "job $job to end" jobs_done "$job"
-ask_for_pass
-wait_for 30 "a ledger saved after the job" ledger_saved_after "$t"
+ask_for_pass_and_save "a ledger saved after the job"
 check "the ledger the plugin saved belongs to slurm, mode 0600" \
   test "$(owner_and_mode "$ledger")" = "slurm 600"
 check "... and its previous copy" test "$(owner_and_mode "$ledger.old")" = "slurm 600"

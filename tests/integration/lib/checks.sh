@@ -130,6 +130,14 @@ ask_for_pass() {
   scontrol setdebugflags -Triggers
 }
 
+# ask_for_pass, then waits (saying WHAT it waits for) until a pass has saved the ledger since.
+ask_for_pass_and_save() { # WHAT
+  local asked
+  asked=$(date +%s)
+  ask_for_pass
+  wait_for 30 "$1" ledger_saved_after "$asked"
+}
+
 reconfigure_until_logged() {
   local before
   before=$(grep -cF -- "$2" "$ctld_log" || true)
